@@ -1,0 +1,1 @@
+"""Pure-Python rule engines for the four Babel games. No Django imports here."""

@@ -1,0 +1,58 @@
+from django.contrib import admin
+
+from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, Player, Result, Seat, SessionEvent
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+
+
+@admin.register(Group)
+class GroupAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "group", "user"]
+    list_filter = ["group"]
+
+
+@admin.register(GameNight)
+class GameNightAdmin(admin.ModelAdmin):
+    list_display = ["date", "place", "group"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+class ResultInline(admin.TabularInline):
+    model = Result
+    extra = 0
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ["id", "game", "status", "version", "group", "created_at"]
+    list_filter = ["game", "status"]
+    inlines = [SeatInline, ResultInline]
+
+
+@admin.register(SessionEvent)
+class SessionEventAdmin(admin.ModelAdmin):
+    """Read-only: the log is append-only, even for staff."""
+
+    list_display = ["session", "seq", "type", "author", "created_at"]
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+admin.site.register(JoinCode)

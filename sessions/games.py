@@ -1,0 +1,152 @@
+"""The games registry: the one place that lists the four games.
+
+Each entry gives the player counts (with the rule id that sets them), the options a
+session can choose, the seat colours on offer, and the rules the session core uses: the
+final-score entry every game has, plus the game's own engine from ``scoring/`` once its
+play-by-play tracker exists (``engine=None`` until then). A game issue plugs its engine in
+here and touches nothing else of the backbone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import Engine
+from scoring.errors import RuleError, gettext_noop
+from scoring.score_entry import ScoreEntry
+from scoring.session import Rules
+
+
+@dataclass(frozen=True)
+class Option:
+    """A session option: a switch (no ``choices``) or one of several values."""
+
+    name: str
+    label: Promise
+    default: Any
+    choices: tuple[tuple[str, Promise], ...] = ()
+
+    def clean(self, raw: Any) -> Any:
+        if raw is None:
+            return self.default
+        if not self.choices:
+            if not isinstance(raw, bool):
+                raise RuleError(gettext_noop("Choose yes or no."), field=f"options.{self.name}")
+            return raw
+        if raw not in {value for value, _label in self.choices}:
+            raise RuleError(gettext_noop("Choose one of the listed values."), field=f"options.{self.name}")
+        return raw
+
+
+@dataclass(frozen=True)
+class Game:
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    player_rule: str
+    entry: ScoreEntry = field(default_factory=ScoreEntry)
+    engine: Engine | None = None
+    options: tuple[Option, ...] = ()
+    colours: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(entry=self.entry, engine=self.engine)
+
+    def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        known = {option.name for option in self.options}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise RuleError(gettext_noop("This game has no such option."), field=f"options.{unknown[0]}")
+        return {option.name: option.clean(raw.get(option.name)) for option in self.options}
+
+    def check_player_count(self, count: int, options: Mapping[str, Any]) -> None:
+        low, high = self.min_players, self.max_players
+        if self.slug == SEVEN_WONDERS and not options.get("cities"):
+            high -= 1  # SW-1: the eighth player needs the Cities expansion.
+        if not low <= count <= high:
+            raise RuleError(
+                gettext_noop("{game} is played by {low} to {high} players."),
+                field="seats",
+                rule=self.player_rule,
+                params={"game": self.name, "low": low, "high": high},
+            )
+
+
+TOWER_OF_BABEL, BABEL_ON, SEVEN_WONDERS, BABEL_CUBES = "tower-of-babel", "babel-on", "seven-wonders", "babel-cubes"
+
+GAMES: dict[str, Game] = {
+    game.slug: game
+    for game in [
+        Game(
+            slug=TOWER_OF_BABEL,
+            name="Tower of Babel",
+            min_players=3,
+            max_players=5,
+            player_rule="TB-1",
+            entry=ScoreEntry(rule="TB-21"),
+            options=(
+                Option("two_kind_discs", _("Two-kind discs variant"), False),
+                Option("action_cards", _("Play with action cards"), True),
+            ),
+            colours=("red", "yellow", "green", "blue", "black"),
+        ),
+        Game(
+            slug=BABEL_ON,
+            name="Babel On!",
+            min_players=2,
+            max_players=6,
+            player_rule="BO-1",
+            colours=("red", "blue", "green", "yellow", "purple", "orange"),
+        ),
+        Game(
+            slug=SEVEN_WONDERS,
+            name="7 Wonders: Babel",
+            min_players=2,
+            max_players=8,
+            player_rule="SW-1",
+            entry=ScoreEntry(tiebreak="coins", rule="SW-14"),
+            options=(
+                Option("tower_tiles", _("Tower of Babel tiles"), True),
+                Option("great_projects", _("Great Projects"), True),
+                Option("leaders", _("Leaders expansion"), False),
+                Option("cities", _("Cities expansion"), False),
+            ),
+        ),
+        Game(
+            slug=BABEL_CUBES,
+            name="babel",
+            min_players=2,
+            max_players=2,
+            player_rule="BC-1",
+            options=(
+                Option(
+                    "type2",
+                    _("Type 2 cube: bulges on"),
+                    "adjacent",
+                    choices=(("adjacent", _("adjacent faces")), ("opposite", _("opposite faces"))),
+                ),
+                Option(
+                    "type3",
+                    _("Type 3 cube: bulges"),
+                    "corner",
+                    choices=(("corner", _("meet at one corner")), ("u", _("in a U"))),
+                ),
+            ),
+            colours=("light", "dark"),
+        ),
+    ]
+}
+
+
+def get_game(slug: str) -> Game:
+    try:
+        return GAMES[slug]
+    except KeyError:
+        raise RuleError(gettext_noop("Unknown game."), field="game") from None

@@ -1,0 +1,49 @@
+"""The live region that phones poll: cheap when nothing changed.
+
+The ETag is the session's version (plus what changes the rendering: language and
+viewer), so a poll that finds nothing new costs one small query and answers 304 with no
+body; only a changed session is loaded in full and rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils.translation import get_language
+
+from scoring import session as core
+from sessions.games import get_game
+from sessions.models import GameSession
+
+
+def live_response(
+    request: HttpRequest,
+    *,
+    session_id: int,
+    version: int,
+    load: Callable[[], GameSession],
+    viewer: str,
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(request, "sessions/_live.html", {**live_context(load(), viewer=viewer), **(extra or {})})
+    response["ETag"] = etag
+    # Always revalidate: the browser may keep the body, never reuse it unasked.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def live_context(session: GameSession, *, viewer: str) -> dict[str, Any]:
+    """What every viewer of a session sees: seats, status, and the standings so far."""
+    standings = core.standings(get_game(session.game).rules, session.state) or []
+    by_seat = {s.seat: s for s in standings}
+    rows = [{"seat": seat, "standing": by_seat.get(seat.key)} for seat in session.seats.all()]
+    if standings:
+        rows.sort(key=lambda row: row["standing"].rank if row["standing"] else 99)
+    return {"session": session, "game": get_game(session.game), "rows": rows, "viewer": viewer}

@@ -1,0 +1,206 @@
+"""Groups, players, game nights and sessions with their append-only event log.
+
+A session's state is the replay of its events through the game's rules
+(``scoring.session``); ``GameSession.state`` is a cache of that replay, and
+``GameSession.version`` is the sequence number of the last event, which every write must
+name (optimistic concurrency).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring import session as core
+from sessions.games import GAMES
+
+
+class Group(models.Model):
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    OWNER, MEMBER = "owner", "member"
+    ROLES = [(OWNER, _("owner")), (MEMBER, _("member"))]
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=10, choices=ROLES, default=MEMBER)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group} ({self.role})"
+
+
+class Player(models.Model):
+    """Someone who plays at the group's table. History links by id, so a rename keeps it."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_in_group")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameNight(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField(_("date"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=80, blank=True)
+    notes = models.TextField(_("notes"), blank=True, max_length=2000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.place}".strip()
+
+
+class GameSession(models.Model):
+    STATUSES = [
+        (core.SETUP, _("setting up")),
+        (core.PLAYING, _("playing")),
+        (core.SCORING, _("scoring")),
+        (core.FINISHED, _("finished")),
+        (core.ABANDONED, _("abandoned")),
+    ]
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="sessions")
+    # Denormalised from the night so that every access check is one indexed filter.
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(_("game"), max_length=30)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default=core.SETUP, db_index=True)
+    seed = models.BigIntegerField()
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in core.OPEN_STATUSES
+
+    @property
+    def game_name(self) -> str:
+        return GAMES[self.game].name if self.game in GAMES else self.game
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    order = models.PositiveSmallIntegerField()
+    colour = models.CharField(_("colour"), max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "order"], name="unique_seat_order"),
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+        ]
+
+    @property
+    def key(self) -> str:
+        """How the engines name this seat."""
+        return str(self.player_id)
+
+
+class SessionEvent(models.Model):
+    """One entry of a session's append-only log. Never updated, never deleted."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # Who wrote it when no account did (a guest joined by code).
+    author_label = models.CharField(max_length=40, blank=True)
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="unique_event_seq"),
+            models.UniqueConstraint(fields=["session", "idempotency_key"], name="unique_event_idempotency_key"),
+        ]
+
+    def as_core_event(self) -> core.Event:
+        return core.Event(seq=self.seq, type=self.type, payload=self.payload)
+
+
+class Result(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField()
+    breakdown = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["rank", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["session", "player"], name="one_result_per_player")]
+
+
+class JoinCode(models.Model):
+    """A short code that lets a phone without an account watch one session."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="join_codes")
+    code = models.CharField(max_length=12, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def works(self) -> bool:
+        return self.revoked_at is None and self.session.is_open
+
+
+class WriteReceipt(models.Model):
+    """Remembers a form or API write by its idempotency key, so a double tap records once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=64)
+    result = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="unique_receipt_key")]
+
+
+class PlayerTally(models.Model):
+    """Plays and wins per player and game, kept up to date by a Celery task."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
+    game = models.CharField(max_length=30)
+    plays = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_tally_per_game")]

@@ -1,0 +1,18 @@
+"""Engine refusals in the reader's language, naming the field and the rule."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+from scoring.errors import RuleError
+
+
+def describe(error: RuleError) -> str:
+    message = gettext(error.template).format(**error.params)
+    if error.rule:
+        return gettext("%(message)s (rule %(rule)s)") % {"message": message, "rule": error.rule}
+    return message
+
+
+def as_dict(error: RuleError) -> dict[str, str | None]:
+    return {"field": error.field, "rule": error.rule, "message": describe(error)}

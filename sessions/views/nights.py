@@ -1,0 +1,71 @@
+"""Game nights and adding a session to one."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scoring.errors import RuleError
+from sessions import selectors, services
+from sessions.forms import NightForm, SessionForm
+from sessions.games import GAMES
+from sessions.rule_messages import describe
+
+
+@login_required
+@require_POST
+def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.membership(request.user, group_id).group
+    form = NightForm(request.POST)
+    if not form.is_valid():
+        return render(request, "nights/new.html", {"group": group, "form": form}, status=400)
+    data = form.cleaned_data
+
+    def create() -> dict[str, str]:
+        night = services.create_night(group=group, date=data["date"], place=data["place"], notes=data["notes"])
+        return {"redirect": reverse("night", args=[night.pk])}
+
+    return redirect(services.run_once(user=request.user, key=data["idempotency_key"], action=create)["redirect"])
+
+
+@login_required
+def night(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = selectors.night_of_member(request.user, night_id)
+    context = {"night": night, "group": night.group, "sessions": selectors.sessions_of_night(night), "games": GAMES}
+    return render(request, "nights/detail.html", context)
+
+
+@login_required
+def session_new(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = selectors.night_of_member(request.user, night_id)
+    slug = request.GET.get("game", "")
+    if slug not in GAMES:
+        return render(request, "nights/pick_game.html", {"night": night, "games": GAMES.values()})
+    game = GAMES[slug]
+    players = list(selectors.players_of(night.group))
+    form = SessionForm(request.POST or None, game=game, players=players)
+    if request.method == "POST" and form.is_valid():
+        by_id = {p.pk: p for p in players}
+        seats = form.seats()
+
+        def create() -> dict[str, str]:
+            session = services.create_session(
+                night=night,
+                game=game.slug,
+                players=[by_id[player_id] for player_id, _colour in seats],
+                colours=[colour for _player_id, colour in seats],
+                options=form.options(),
+            )
+            return {"redirect": reverse("session", args=[session.pk])}
+
+        try:
+            result = services.run_once(user=request.user, key=form.cleaned_data["idempotency_key"], action=create)
+        except RuleError as error:
+            form.add_error(None, describe(error))
+        else:
+            return redirect(result["redirect"])
+    context = {"night": night, "game": game, "form": form, "has_players": bool(players)}
+    return render(request, "nights/new_session.html", context, status=400 if form.errors else 200)

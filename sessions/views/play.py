@@ -1,0 +1,182 @@
+"""A session's page: its live state, the score entry and the lifecycle buttons.
+
+Writes name the version they were made against; a stale one answers 409 with the fresh
+state and keeps what the person typed. htmx requests get the ``session`` region alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import session as core
+from scoring.errors import RuleError
+from sessions import selectors, services
+from sessions.forms import PlacesForm, ScoresForm, VersionedForm
+from sessions.games import get_game
+from sessions.live import live_context, live_response
+from sessions.models import GameSession, JoinCode
+from sessions.rule_messages import describe
+
+ACTIONS = {"start": core.START, "finish": core.FINISH, "abandon": core.ABANDON, "undo": core.UNDO}
+
+
+def seat_names(session: GameSession) -> list[tuple[str, str]]:
+    return [(seat.key, seat.player.name) for seat in session.seats.all()]
+
+
+def session_context(request: HttpRequest, session: GameSession, **forms: Any) -> dict[str, Any]:
+    game = get_game(session.game)
+    seats = seat_names(session)
+    initial = {"expected_version": session.version}
+    context = {
+        **live_context(session, viewer="member"),
+        "night": session.night,
+        "group": session.group,
+        "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.entry.tiebreak),
+        "places_form": PlacesForm(initial=initial, seats=seats),
+        "action_form": VersionedForm(initial=initial),
+        "join_code": selectors.current_join_code(session),
+        "join_url": None,
+        "events": session.events.select_related("author").order_by("-seq")[:30],
+        "can_undo": session.is_open or session.status == core.ABANDONED,
+    }
+    context.update(forms)
+    if context["join_code"] is not None:
+        context["join_url"] = request.build_absolute_uri(reverse("guest", args=[context["join_code"].code]))
+    return context
+
+
+def render_session(request: HttpRequest, session: GameSession, *, status: int = 200, **forms: Any) -> HttpResponse:
+    template = "sessions/_session.html" if request.htmx else "sessions/detail.html"
+    return render(request, template, session_context(request, session, **forms), status=status)
+
+
+@login_required
+def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    return render_session(request, selectors.session_of_member(request.user, session_id))
+
+
+@login_required
+def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
+    row = GameSession.objects.only("id", "version", "group_id").filter(pk=session_id).first()
+    if row is None:
+        raise Http404
+    selectors.membership(request.user, row.group_id)
+    return live_response(
+        request,
+        session_id=row.pk,
+        version=row.version,
+        load=lambda: selectors.session_of_member(request.user, session_id),
+        viewer="member",
+    )
+
+
+@login_required
+@require_POST
+def session_action(request: HttpRequest, session_id: int, action: str) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    if action not in ACTIONS:
+        return HttpResponse(status=404)
+    form = VersionedForm(request.POST)
+    return _write(request, session, form, event_type=ACTIONS[action], payload=lambda: {}, form_name="action_form")
+
+
+@login_required
+@require_POST
+def session_scores(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    tiebreak = get_game(session.game).entry.tiebreak
+    form = ScoresForm(request.POST, seats=seat_names(session), tiebreak=tiebreak)
+    return _write(request, session, form, event_type="scores.record", payload=lambda: form.payload(), form_name="scores_form")
+
+
+@login_required
+@require_POST
+def session_places(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    form = PlacesForm(request.POST, seats=seat_names(session))
+    return _write(request, session, form, event_type="places.record", payload=lambda: form.payload(), form_name="places_form")
+
+
+def _write(
+    request: HttpRequest, session: GameSession, form: VersionedForm, *, event_type: str, payload: Any, form_name: str
+) -> HttpResponse:
+    if not form.is_valid():
+        return render_session(request, session, status=400, **{form_name: form})
+    try:
+        services.append_event(
+            session_id=session.pk,
+            expected_version=form.cleaned_data["expected_version"],
+            type=event_type,
+            payload=payload(),
+            author=request.user,
+            idempotency_key=form.cleaned_data["idempotency_key"],
+        )
+    except services.StaleWrite as stale:
+        fresh = selectors.session_of_member(request.user, stale.session.pk)
+        messages.warning(
+            request,
+            _("Someone else changed this session a moment ago. Here is the latest state: check it and send again."),
+        )
+        data = request.POST.copy()
+        data["expected_version"] = str(fresh.version)
+        retry = type(form)(data, **_form_kwargs(fresh, form)) if form_name != "action_form" else None
+        extra = {form_name: retry} if retry is not None else {}
+        return render_session(request, fresh, status=409, **extra)
+    except RuleError as error:
+        form.add_error(None, describe(error))
+        return render_session(request, session, status=400, **{form_name: form})
+    fresh = selectors.session_of_member(request.user, session.pk)
+    if request.htmx:
+        return render_session(request, fresh)
+    return redirect("session", session_id=session.pk)
+
+
+def _form_kwargs(session: GameSession, form: VersionedForm) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"seats": seat_names(session)}
+    if isinstance(form, ScoresForm):
+        kwargs["tiebreak"] = form.tiebreak
+    return kwargs
+
+
+@login_required
+@require_POST
+def join_code_new(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    current = selectors.current_join_code(session)
+    try:
+        if current is not None:
+            services.revoke_join_code(join_code=current)
+        services.create_join_code(session=session)
+    except RuleError as error:
+        messages.error(request, describe(error))
+    return redirect("session", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def join_code_revoke(request: HttpRequest, session_id: int, code_id: int) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    services.revoke_join_code(join_code=get_object_or_404(JoinCode, pk=code_id, session=session))
+    return redirect("session", session_id=session.pk)
+
+
+@login_required
+def join_code_qr(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_of_member(request.user, session_id)
+    code = selectors.current_join_code(session)
+    if code is None:
+        return HttpResponse(status=404)
+    url = request.build_absolute_uri(reverse("guest", args=[code.code]))
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    return HttpResponse(image.to_string(), content_type="image/svg+xml")

@@ -1,0 +1,9 @@
+// Progressive enhancement only: every page works without this file.
+// A poll that brings the same version again (the browser turned a 304 into the cached
+// body) is not swapped, so nothing on screen flickers while the table is idle.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var target = event.detail.target;
+  if (!target || target.id !== "live") return;
+  var match = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+  if (match && match[1] === target.dataset.version) event.detail.shouldSwap = false;
+});
