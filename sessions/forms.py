@@ -81,7 +81,7 @@ class SessionForm(IdempotentForm):
         for option in game.options:
             if option.choices:
                 self.fields[f"option_{option.name}"] = forms.ChoiceField(
-                    label=option.label, choices=option.choices, initial=option.default
+                    label=option.label, choices=option.choices, initial=option.default, required=False
                 )
             else:
                 self.fields[f"option_{option.name}"] = forms.BooleanField(
@@ -107,7 +107,12 @@ class SessionForm(IdempotentForm):
         return rows
 
     def options(self) -> dict[str, Any]:
-        return {option.name: self.cleaned_data[f"option_{option.name}"] for option in self.game.options}
+        # A choice left out keeps the game's default (`Option.clean` treats None so); an
+        # unticked switch is a plain no.
+        return {
+            option.name: self.cleaned_data[f"option_{option.name}"] or (None if option.choices else False)
+            for option in self.game.options
+        }
 
 
 class VersionedForm(IdempotentForm):

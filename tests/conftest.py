@@ -1,0 +1,86 @@
+"""Shared fixtures: an owner, a member and an outsider around one group."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from sessions import services
+from sessions.models import GameNight, GameSession, Group, Player
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_files(settings: Any) -> None:
+    # The manifest storage needs `collectstatic`; tests render templates without it.
+    settings.STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def owner(db: None) -> User:
+    return User.objects.create_user("olga", password="owner-pass-123")
+
+
+@pytest.fixture
+def member(db: None) -> User:
+    return User.objects.create_user("milo", password="member-pass-123")
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    return User.objects.create_user("otto", password="outsider-pass-123")
+
+
+@pytest.fixture
+def group(owner: User, member: User) -> Group:
+    group = services.create_group(owner=owner, name="Thursday table")
+    services.add_member(group=group, user=member)
+    return group
+
+
+@pytest.fixture
+def players(group: Group) -> list[Player]:
+    return [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara", "Dieter"]]
+
+
+@pytest.fixture
+def night(group: Group) -> GameNight:
+    return services.create_night(group=group, date=datetime.date(2026, 11, 19), place="Ada's")
+
+
+@pytest.fixture
+def session(night: GameNight, players: list[Player]) -> GameSession:
+    return services.create_session(night=night, game="tower-of-babel", players=players[:3], seed=7)
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    return client_for(owner)
+
+
+@pytest.fixture
+def member_client(member: User) -> Client:
+    return client_for(member)
+
+
+@pytest.fixture
+def outsider_client(outsider: User) -> Client:
+    return client_for(outsider)

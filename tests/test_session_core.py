@@ -1,0 +1,121 @@
+"""The session core: lifecycle, undo, and replay equals the incremental state."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import session as core
+from scoring.errors import RuleError
+from scoring.score_entry import ScoreEntry
+
+RULES = core.Rules(entry=ScoreEntry(tiebreak="coins", rule="SW-14"))
+SEATS = ["1", "2", "3"]
+
+
+def play(*events: tuple[str, dict]) -> dict:
+    log = [core.Event(seq=i, type=t, payload=p) for i, (t, p) in enumerate(events, start=1)]
+    return core.replay(RULES, seats=SEATS, options={}, seed=1, events=log)
+
+
+def test_a_new_session_is_in_setup_with_nothing_to_undo():
+    state = core.initial_state(RULES, seats=SEATS, options={}, seed=1)
+    assert state["status"] == core.SETUP
+    with pytest.raises(RuleError, match="nothing to undo"):
+        core.check_undo(state)
+
+
+def test_recording_scores_moves_the_session_to_scoring():
+    state = play((core.START, {}), ("scores.record", {"scores": {"1": 5, "2": 9, "3": 5}}))
+    assert state["status"] == core.SCORING
+    ranks = {s.seat: s.rank for s in core.standings(RULES, state)}
+    assert ranks == {"2": 1, "1": 2, "3": 2}
+
+
+def test_the_coin_tiebreak_decides_between_equal_points():  # SW-14
+    state = play(("scores.record", {"scores": {"1": 50, "2": 50, "3": 40}, "tiebreaks": {"1": 3, "2": 8, "3": 0}}))
+    ranks = {s.seat: s.rank for s in core.standings(RULES, state)}
+    assert ranks == {"2": 1, "1": 2, "3": 3}
+
+
+def test_a_session_cannot_finish_without_scores_or_places():
+    with pytest.raises(RuleError, match="scores or the finishing order"):
+        play((core.START, {}), (core.FINISH, {}))
+
+
+def test_a_finished_session_refuses_any_further_event_and_undo():
+    state = play(("places.record", {"places": {"1": 1, "2": 2, "3": 3}}), (core.FINISH, {}))
+    assert state["status"] == core.FINISHED
+    with pytest.raises(RuleError, match="finished"):
+        core.step(RULES, state, core.Event(seq=3, type=core.START))
+    with pytest.raises(RuleError, match="cannot be undone"):
+        core.check_undo(state)
+
+
+def test_undo_reverts_the_last_event_still_in_effect():
+    state = play(
+        (core.START, {}),
+        ("scores.record", {"scores": {"1": 1, "2": 2, "3": 3}}),
+        ("scores.record", {"scores": {"1": 9, "2": 2, "3": 3}}),
+        (core.UNDO, {}),
+    )
+    assert state["entry"]["scores"] == {"1": 1, "2": 2, "3": 3}
+    assert state["in_effect"] == [1, 2]
+
+
+def test_two_undos_revert_two_events():
+    state = play((core.START, {}), ("places.record", {"places": {"1": 1, "2": 1, "3": 3}}), (core.UNDO, {}), (core.UNDO, {}))
+    assert state["status"] == core.SETUP
+    assert state["in_effect"] == []
+
+
+def test_an_abandoned_session_refuses_play_until_the_abandon_is_undone():
+    with pytest.raises(RuleError, match="abandoned"):
+        play((core.ABANDON, {}), ("places.record", {"places": {"1": 1, "2": 2, "3": 3}}))
+    state = play((core.ABANDON, {}), (core.UNDO, {}), ("places.record", {"places": {"1": 1, "2": 2, "3": 3}}))
+    assert state["status"] == core.SCORING
+
+
+def test_an_unknown_event_type_is_refused_naming_the_field():
+    with pytest.raises(RuleError) as refused:
+        play(("tower.build", {}))
+    assert refused.value.field == "type"
+
+
+def test_starting_twice_is_refused():
+    with pytest.raises(RuleError, match="already started"):
+        play((core.START, {}), (core.START, {}))
+
+
+points = st.dictionaries(st.sampled_from(SEATS), st.integers(-10, 200), min_size=3, max_size=3)
+places = st.dictionaries(st.sampled_from(SEATS), st.integers(1, 3), min_size=3, max_size=3)
+events = st.lists(
+    st.one_of(
+        st.just((core.START, {})),
+        st.just((core.ABANDON, {})),
+        st.just((core.UNDO, {})),
+        st.just((core.FINISH, {})),
+        points.map(lambda p: ("scores.record", {"scores": p})),
+        places.map(lambda p: ("places.record", {"places": p})),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=200)
+@given(events)
+def test_replaying_the_accepted_log_equals_the_state_built_step_by_step(attempts):
+    """What the server caches (step by step, refusals dropped) is what a replay gives."""
+    state = core.initial_state(RULES, seats=SEATS, options={}, seed=1)
+    accepted: list[core.Event] = []
+    for event_type, payload in attempts:
+        event = core.Event(seq=len(accepted) + 1, type=event_type, payload=payload)
+        try:
+            if event_type == core.UNDO:
+                core.check_undo(state)
+                state = core.replay(RULES, seats=SEATS, options={}, seed=1, events=[*accepted, event])
+            else:
+                state = core.step(RULES, state, event)
+        except RuleError:
+            continue
+        accepted.append(event)
+    assert core.replay(RULES, seats=SEATS, options={}, seed=1, events=accepted) == state

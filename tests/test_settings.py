@@ -1,0 +1,61 @@
+"""The settings module reads only the environment."""
+
+import importlib
+import os
+import stat
+from unittest import mock
+
+import pytest
+
+import babel_companion.settings as settings_module
+
+
+def load(**env):
+    with mock.patch.dict(os.environ, env, clear=True):
+        return importlib.reload(settings_module)
+
+
+@pytest.fixture(autouse=True)
+def _restore_settings():
+    yield
+    importlib.reload(settings_module)
+
+
+def test_with_no_variables_it_runs_on_sqlite_in_wal_mode_with_inline_tasks(tmp_path):
+    s = load(STATE_DIR=str(tmp_path))
+    assert s.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert "journal_mode=WAL" in s.DATABASES["default"]["OPTIONS"]["init_command"]
+    assert s.DATABASES["default"]["OPTIONS"]["timeout"] >= 5
+    assert s.CELERY_TASK_ALWAYS_EAGER is True
+    assert s.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    assert s.DEBUG is False
+
+
+def test_it_generates_a_secret_key_once_and_keeps_it_outside_the_repository(tmp_path):
+    first = load(STATE_DIR=str(tmp_path)).SECRET_KEY
+    second = load(STATE_DIR=str(tmp_path)).SECRET_KEY
+    assert first == second
+    assert len(first) >= 50
+    key_file = tmp_path / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert not str(key_file).startswith(str(settings_module.BASE_DIR))
+
+
+def test_a_database_url_selects_postgresql(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), DATABASE_URL="postgres://app:pw@db.example:5432/babel")
+    db = s.DATABASES["default"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["HOST"], db["NAME"], db["USER"]) == ("db.example", "babel", "app")
+
+
+def test_a_redis_url_makes_redis_the_broker_and_the_cache(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), REDIS_URL="redis://cache:6379/1")
+    assert s.CELERY_BROKER_URL == "redis://cache:6379/1"
+    assert s.CELERY_TASK_ALWAYS_EAGER is False
+    assert s.CACHES["default"]["BACKEND"].endswith("RedisCache")
+
+
+def test_secret_key_and_debug_come_from_the_environment(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), SECRET_KEY="from-env", DEBUG="true", ALLOWED_HOSTS="babel.example, x.example")
+    assert (s.SECRET_KEY, s.DEBUG) == ("from-env", True)
+    assert s.ALLOWED_HOSTS == ["babel.example", "x.example"]
