@@ -7,18 +7,31 @@ broken pipeline.
 
 from __future__ import annotations
 
+import datetime
 import os
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import psycopg
 import pytest
+import redis
 from django.conf import settings
+from django.contrib.auth.models import User
+
+from sessions import services
+from sessions.models import GameSession, Player
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
 
 
 def unavailable(message: str) -> NoReturn:
     """Skip, or fail when running in CI."""
-    if os.environ.get("CI", "").strip().lower() == "true":
-        pytest.fail(f"{message} (CI=true: integration services must be available)", pytrace=False)
+    if in_ci():
+        pytest.fail(f"{message}. CI=true, so the integration services must be up.", pytrace=False)
     pytest.skip(message)
 
 
@@ -27,10 +40,8 @@ def postgres_problem() -> str | None:
     config = settings.DATABASES["default"]
     if config["ENGINE"] != "django.db.backends.postgresql":
         return "DATABASE_URL does not point at PostgreSQL (e.g. postgres://postgres@127.0.0.1:5432/babel)"
-    import psycopg
-
     try:
-        # The maintenance database: the configured one is only needed as the test template's name.
+        # The maintenance database: the configured one need not exist, pytest-django makes test_<name>.
         psycopg.connect(
             dbname="postgres",
             user=config.get("USER") or None,
@@ -49,8 +60,6 @@ def redis_problem() -> str | None:
     url = os.environ.get("REDIS_URL", "")
     if not url:
         return "REDIS_URL is not set (e.g. redis://127.0.0.1:6379/0)"
-    import redis
-
     try:
         redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
     except redis.RedisError as error:
@@ -78,10 +87,8 @@ def django_db_setup(postgres_service: None, django_db_setup: None) -> Iterator[N
     yield
 
 
-def wait_for(check: Callable[[], Any], *, timeout: float, interval: float = 0.1, what: str) -> Any:
-    """Poll ``check`` until it returns something truthy, at most ``timeout`` seconds."""
-    import time
-
+def wait_for(check: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.1) -> Any:
+    """Poll ``check`` until it returns something truthy, for at most ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -90,3 +97,39 @@ def wait_for(check: Callable[[], Any], *, timeout: float, interval: float = 0.1,
         if time.monotonic() >= deadline:
             pytest.fail(f"gave up after {timeout:g} s waiting for {what}", pytrace=False)
         time.sleep(interval)
+
+
+@dataclass
+class Table:
+    """An owner's group with three players and tonight's game night."""
+
+    owner: User
+    players: list[Player]
+    night: Any
+
+    def new_session(self) -> GameSession:
+        return services.create_session(night=self.night, game="tower-of-babel", players=self.players)
+
+    def play(self, scores: Mapping[str, int]) -> GameSession:
+        """A whole session through the services: start, the final scores by name, finish."""
+        session = self.new_session()
+        by_name = {player.name: player for player in self.players}
+        payload = {"scores": {str(by_name[name].pk): points for name, points in scores.items()}}
+        for version, (kind, data) in enumerate(
+            [("session.start", {}), ("scores.record", payload), ("session.finish", {})]
+        ):
+            services.append_event(
+                session_id=session.pk, expected_version=version, type=kind, payload=data, author=self.owner
+            )
+        session.refresh_from_db()
+        assert session.status == "finished"
+        return session
+
+
+@pytest.fixture
+def table(transactional_db: None) -> Table:
+    owner = User.objects.create_user("olga", password="owner-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 19), place="Ada's")
+    return Table(owner=owner, players=players, night=night)
