@@ -39,7 +39,7 @@ from sessions.models import (
 
 logger = logging.getLogger(__name__)
 
-JOIN_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
+JOIN_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford without 0 and 1: no O/0, I/L/1, U/V
 JOIN_CODE_LENGTH = 8
 MAX_PAYLOAD_KEYS = 200
 
@@ -251,7 +251,9 @@ def enqueue_tally_refresh(session_id: int) -> None:
 
 def refresh_tallies(*, session_id: int) -> None:
     """Recount plays and wins of the session's players in its game (idempotent)."""
-    session = GameSession.objects.get(pk=session_id)
+    session = GameSession.objects.filter(pk=session_id).first()
+    if session is None:  # deleted since the task was queued: nothing to count
+        return
     player_ids = list(session.results.values_list("player_id", flat=True))
     _recount(game=session.game, player_ids=player_ids)
 

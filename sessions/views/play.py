@@ -124,15 +124,12 @@ def _write(
         )
     except services.StaleWrite as stale:
         fresh = selectors.session_of_member(request.user, stale.session.pk)
-        messages.warning(
-            request,
-            _("Someone else changed this session a moment ago. Here is the latest state: check it and send again."),
-        )
+        notice = _("Someone else changed this session a moment ago. Here is the latest state: check it and send again.")
         data = request.POST.copy()
         data["expected_version"] = str(fresh.version)
         retry = type(form)(data, **_form_kwargs(fresh, form)) if form_name != "action_form" else None
         extra = {form_name: retry} if retry is not None else {}
-        return render_session(request, fresh, status=409, **extra)
+        return render_session(request, fresh, status=409, notice=notice, **extra)
     except RuleError as error:
         form.add_error(None, describe(error))
         return render_session(request, session, status=400, **{form_name: form})

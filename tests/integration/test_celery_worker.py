@@ -46,7 +46,7 @@ class Worker:
             pytest.fail(f"the Celery worker exited with {self.process.returncode}:\n{self.output()[-4000:]}")
 
 
-def test_database_url() -> str:
+def worker_database_url() -> str:
     """The URL of the database pytest-django created, for the worker to share."""
     config = connection.settings_dict
     credentials = quote(config["USER"] or "", safe="")
@@ -54,9 +54,6 @@ def test_database_url() -> str:
         credentials += ":" + quote(config["PASSWORD"], safe="")
     host = f"{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}"
     return f"postgres://{credentials}@{host}/{quote(config['NAME'], safe='')}"
-
-
-test_database_url.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +66,7 @@ def worker(
     log = tmp_path_factory.mktemp("celery") / "worker.log"
     env = {
         **os.environ,
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": worker_database_url(),
         "REDIS_URL": os.environ["REDIS_URL"],
         "PYTHONUNBUFFERED": "1",
     }

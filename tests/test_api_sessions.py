@@ -1,0 +1,91 @@
+"""The session API: tokens, per-group isolation, idempotency keys, stale writes, 400s."""
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from sessions.models import SessionEvent
+
+
+def api_for(user):
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+@pytest.mark.parametrize(("who", "status"), [("owner", 200), ("member", 200), ("outsider", 404), ("nobody", 401)])
+def test_a_session_is_readable_by_its_group_only(request, session, who, status):
+    user = None if who == "nobody" else request.getfixturevalue(who)
+    client = api_for(user)
+    assert client.get(f"/api/v1/sessions/{session.pk}/").status_code == status
+    assert client.get(f"/api/v1/sessions/{session.pk}/events/").status_code == status
+
+
+def test_the_session_answers_not_modified_to_a_matching_etag(member, session):
+    client = api_for(member)
+    first = client.get(f"/api/v1/sessions/{session.pk}/")
+    assert first.json()["version"] == 0
+    assert client.get(f"/api/v1/sessions/{session.pk}/", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_an_event_is_appended_with_the_expected_version(member, session):
+    response = api_for(member).post(
+        f"/api/v1/sessions/{session.pk}/events/", {"type": "session.start", "expected_version": 0}, format="json"
+    )
+    assert response.status_code == 201
+    assert response.json()["session"]["status"] == "playing"
+    assert response.json()["event"]["author"] == "milo"
+
+
+def test_an_outsider_cannot_append_events(outsider, session):
+    response = api_for(outsider).post(
+        f"/api/v1/sessions/{session.pk}/events/", {"type": "session.start", "expected_version": 0}, format="json"
+    )
+    assert response.status_code == 404
+    assert not SessionEvent.objects.exists()
+
+
+def test_the_same_idempotency_key_records_once(member, session):
+    client = api_for(member)
+    body = {"type": "session.start", "expected_version": 0}
+    first = client.post(f"/api/v1/sessions/{session.pk}/events/", body, format="json", HTTP_IDEMPOTENCY_KEY="abc")
+    second = client.post(f"/api/v1/sessions/{session.pk}/events/", body, format="json", HTTP_IDEMPOTENCY_KEY="abc")
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert second.json()["created"] is False
+    assert SessionEvent.objects.count() == 1
+
+
+def test_a_stale_write_answers_409_with_the_fresh_session(member, session):
+    client = api_for(member)
+    url = f"/api/v1/sessions/{session.pk}/events/"
+    client.post(url, {"type": "session.start", "expected_version": 0}, format="json")
+    response = client.post(url, {"type": "session.abandon", "expected_version": 0}, format="json")
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["field"] == "expected_version"
+    assert response.json()["session"]["version"] == 1
+
+
+def test_a_rule_breaking_event_answers_400_naming_the_field(member, session):
+    seat = session.seats.first().key
+    response = api_for(member).post(
+        f"/api/v1/sessions/{session.pk}/events/",
+        {"type": "scores.record", "expected_version": 0, "payload": {"scores": {seat: "ten"}}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == f"scores.{seat}"
+
+
+def test_malformed_input_answers_400_naming_the_field(member, session):
+    response = api_for(member).post(f"/api/v1/sessions/{session.pk}/events/", {"type": "undo"}, format="json")
+    assert response.status_code == 400
+    assert "expected_version" in response.json()
+
+
+def test_an_unknown_event_type_answers_400(member, session):
+    response = api_for(member).post(
+        f"/api/v1/sessions/{session.pk}/events/", {"type": "drop_table", "expected_version": 0}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "type"

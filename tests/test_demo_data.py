@@ -1,0 +1,33 @@
+from django.core.management import call_command
+
+from scoring import session as core
+from sessions.games import GAMES, get_game
+from sessions.models import GameSession, Group
+
+
+def test_the_demo_data_holds_a_finished_session_of_every_game_and_loads_once(db):
+    call_command("load_demo")
+    call_command("load_demo")
+    assert Group.objects.filter(name="Demo table").count() == 1
+    sessions = GameSession.objects.all()
+    assert {s.game for s in sessions} == set(GAMES)
+    assert all(s.status == core.FINISHED and s.results.count() == s.seats.count() for s in sessions)
+
+
+def test_every_demo_session_replays_to_its_stored_state(db):
+    call_command("load_demo")
+    for session in GameSession.objects.all():
+        replayed = core.replay(
+            get_game(session.game).rules,
+            seats=[seat.key for seat in session.seats.all()],
+            options=session.options,
+            seed=session.seed,
+            events=[e.as_core_event() for e in session.events.all()],
+        )
+        assert replayed == session.state
+
+
+def test_the_demo_user_can_log_in_and_see_the_group(client, db):
+    call_command("load_demo")
+    assert client.login(username="demo", password="demo-table-2026")
+    assert "Demo table" in client.get("/").content.decode()
