@@ -99,7 +99,7 @@ TEMPLATES = [
 
 def database(url: str | None) -> dict[str, Any]:
     if url:
-        config: dict[str, Any] = dj_database_url.parse(url, conn_max_age=envint("DB_CONN_MAX_AGE", "60"))
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=envint("DB_CONN_MAX_AGE", "60")))
         config["CONN_HEALTH_CHECKS"] = True
         return config
     # WAL lets readers go on while a phone writes; IMMEDIATE takes the write lock at the

@@ -20,4 +20,3 @@ def competition_ranks(keys: Mapping[K, tuple[int, ...]]) -> dict[K, int]:
 def ranks_from_places(places: Mapping[K, int]) -> dict[K, int]:
     """Turn places a table typed in (1, 1, 2) into competition ranks (1, 1, 3)."""
     return competition_ranks({seat: (-place,) for seat, place in places.items()})
-

@@ -73,16 +73,16 @@ class ScoreEntry:
         return breakdown
 
 
-def _per_seat_ints(
-    raw: JSON, seats: Sequence[str], *, field: str, low: int, high: int = SCORE_LIMIT
-) -> dict[str, int]:
+def _per_seat_ints(raw: JSON, seats: Sequence[str], *, field: str, low: int, high: int = SCORE_LIMIT) -> dict[str, int]:
     """A value for every seat and nothing else, each a whole number in [low, high]."""
     if not isinstance(raw, Mapping):
         raise RuleError(gettext_noop("Give one number per player."), field=field)
     unknown = sorted(set(raw) - set(seats))
     if unknown:
         raise RuleError(
-            gettext_noop("{seat} is not a seat of this session."), field=f"{field}.{unknown[0]}", params={"seat": unknown[0]}
+            gettext_noop("{seat} is not a seat of this session."),
+            field=f"{field}.{unknown[0]}",
+            params={"seat": unknown[0]},
         )
     values: dict[str, int] = {}
     for seat in seats:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 from scoring.engine import Engine
 from scoring.errors import RuleError, gettext_noop
@@ -27,9 +29,9 @@ class Option:
     """A session option: a switch (no ``choices``) or one of several values."""
 
     name: str
-    label: Promise
+    label: StrOrPromise
     default: Any
-    choices: tuple[tuple[str, Promise], ...] = ()
+    choices: tuple[tuple[str, StrOrPromise], ...] = ()
 
     def clean(self, raw: Any) -> Any:
         if raw is None:

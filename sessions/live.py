@@ -8,6 +8,7 @@ body; only a changed session is loaded in full and rendered.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -15,8 +16,9 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 
 from scoring import session as core
+from scoring.engine import Standing
 from sessions.games import get_game
-from sessions.models import GameSession
+from sessions.models import GameSession, Seat
 
 
 def live_response(
@@ -39,11 +41,16 @@ def live_response(
     return response
 
 
+@dataclass(frozen=True)
+class Row:
+    seat: Seat
+    standing: Standing | None
+
+
 def live_context(session: GameSession, *, viewer: str) -> dict[str, Any]:
     """What every viewer of a session sees: seats, status, and the standings so far."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
-    rows = [{"seat": seat, "standing": by_seat.get(seat.key)} for seat in session.seats.all()]
-    if standings:
-        rows.sort(key=lambda row: row["standing"].rank if row["standing"] else 99)
+    rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
+    rows.sort(key=lambda row: row.standing.rank if row.standing else 0)
     return {"session": session, "game": get_game(session.game), "rows": rows, "viewer": viewer}

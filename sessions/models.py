@@ -126,6 +126,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.order + 1}: {self.player_id}"
+
     @property
     def key(self) -> str:
         """How the engines name this seat."""
@@ -142,7 +145,8 @@ class SessionEvent(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     # Who wrote it when no account did (a guest joined by code).
     author_label = models.CharField(max_length=40, blank=True)
-    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "": events without a key must not collide in the unique constraint.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -151,6 +155,9 @@ class SessionEvent(models.Model):
             models.UniqueConstraint(fields=["session", "seq"], name="unique_event_seq"),
             models.UniqueConstraint(fields=["session", "idempotency_key"], name="unique_event_idempotency_key"),
         ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type}"
 
     def as_core_event(self) -> core.Event:
         return core.Event(seq=self.seq, type=self.type, payload=self.payload)
@@ -167,6 +174,9 @@ class Result(models.Model):
         ordering = ["rank", "player__name"]
         constraints = [models.UniqueConstraint(fields=["session", "player"], name="one_result_per_player")]
 
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player_id} ({self.score})"
+
 
 class JoinCode(models.Model):
     """A short code that lets a phone without an account watch one session."""
@@ -175,6 +185,9 @@ class JoinCode(models.Model):
     code = models.CharField(max_length=12, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.code
 
     @property
     def works(self) -> bool:
@@ -192,6 +205,9 @@ class WriteReceipt(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="unique_receipt_key")]
 
+    def __str__(self) -> str:
+        return self.key
+
 
 class PlayerTally(models.Model):
     """Plays and wins per player and game, kept up to date by a Celery task."""
@@ -204,3 +220,6 @@ class PlayerTally(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_tally_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game}: {self.wins}/{self.plays}"

@@ -3,13 +3,14 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, Player, Result, Seat
 
-User = AbstractBaseUser | AnonymousUser
+User = Account | AnonymousUser
 
 
 def groups_of(user: User) -> QuerySet[Group]:

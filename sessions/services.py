@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -59,7 +59,7 @@ class EventOutcome:
     created: bool
 
 
-def run_once(*, user: AbstractBaseUser, key: str | None, action: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def run_once(*, user: User, key: str | None, action: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run a write once per idempotency key and user; a repeat gets the first result back."""
     if not key:
         return action()
@@ -72,14 +72,14 @@ def run_once(*, user: AbstractBaseUser, key: str | None, action: Callable[[], di
         return receipt.result
 
 
-def create_group(*, owner: AbstractBaseUser, name: str) -> Group:
+def create_group(*, owner: User, name: str) -> Group:
     with transaction.atomic():
         group = Group.objects.create(name=name.strip())
         Membership.objects.create(group=group, user=owner, role=Membership.OWNER)
     return group
 
 
-def add_member(*, group: Group, user: AbstractBaseUser) -> Membership:
+def add_member(*, group: Group, user: User) -> Membership:
     membership, _created = Membership.objects.get_or_create(group=group, user=user)
     return membership
 
@@ -90,7 +90,7 @@ def remove_member(*, membership: Membership) -> None:
     membership.delete()
 
 
-def create_player(*, group: Group, name: str, user: AbstractBaseUser | None = None) -> Player:
+def create_player(*, group: Group, name: str, user: User | None = None) -> Player:
     return Player.objects.create(group=group, name=_player_name(group=group, name=name), user=user)
 
 
@@ -105,8 +105,13 @@ def _player_name(*, group: Group, name: str, excluding: int | None = None) -> st
     name = name.strip()
     if not name:
         raise RuleError(gettext_noop("Enter a name."), field="name")
-    if group.players.filter(name__iexact=name).exclude(pk=excluding).exists():
-        raise RuleError(gettext_noop("This group already has a player called {name}."), field="name", params={"name": name})
+    others = group.players.filter(name__iexact=name)
+    if excluding is not None:
+        others = others.exclude(pk=excluding)
+    if others.exists():
+        raise RuleError(
+            gettext_noop("This group already has a player called {name}."), field="name", params={"name": name}
+        )
     return name
 
 
@@ -159,7 +164,7 @@ def append_event(
     expected_version: int,
     type: str,
     payload: Mapping[str, Any] | None = None,
-    author: AbstractBaseUser | None = None,
+    author: User | None = None,
     author_label: str = "",
     idempotency_key: str | None = None,
 ) -> EventOutcome:
@@ -193,7 +198,7 @@ def _record(
     *,
     type: str,
     payload: dict[str, Any],
-    author: AbstractBaseUser | None,
+    author: User | None,
     author_label: str,
     key: str | None,
 ) -> SessionEvent:
@@ -206,7 +211,11 @@ def _record(
         core.check_undo(session.state)
         log = [e.as_core_event() for e in session.events.all()]
         state = core.replay(
-            rules, seats=session.state["entry"]["seats"], options=session.options, seed=session.seed, events=[*log, new_event]
+            rules,
+            seats=session.state["entry"]["seats"],
+            options=session.options,
+            seed=session.seed,
+            events=[*log, new_event],
         )
     else:
         state = core.step(rules, session.state, new_event)

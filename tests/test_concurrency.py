@@ -39,7 +39,8 @@ def test_a_double_tap_records_one_event(member_client, session):
 def test_a_repeated_key_returns_the_first_event_even_after_the_session_moved_on(session):
     first = services.append_event(session_id=session.pk, expected_version=0, type="session.start", idempotency_key="k")
     again = services.append_event(session_id=session.pk, expected_version=0, type="session.start", idempotency_key="k")
-    assert first.created and not again.created
+    assert first.created
+    assert not again.created
     assert again.event.pk == first.event.pk
 
 
@@ -63,7 +64,9 @@ def test_a_refused_event_leaves_nothing_behind(session):
 
 
 def test_finishing_writes_every_result_in_the_same_step(session):
-    services.append_event(session_id=session.pk, expected_version=0, type="places.record", payload={"places": _places(session)})
+    services.append_event(
+        session_id=session.pk, expected_version=0, type="places.record", payload={"places": _places(session)}
+    )
     services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
     assert session.results.count() == 3
 

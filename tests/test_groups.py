@@ -93,6 +93,8 @@ def test_the_owner_cannot_be_removed(owner_client, group, owner):
     assert Membership.objects.filter(pk=owner_membership.pk).exists()
 
 
-def test_the_group_page_uses_a_bounded_number_of_queries(member_client, group, players, session, django_assert_max_num_queries):
+def test_the_group_page_uses_a_bounded_number_of_queries(
+    member_client, group, players, session, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(12):
         assert member_client.get(f"/g/{group.pk}/").status_code == 200

@@ -49,7 +49,11 @@ def test_a_session_is_created_with_seats_in_order_colours_and_options(member_cli
     response = member_client.post(f"/n/{night.pk}/sessions/new/?game=tower-of-babel", data)
     session = GameSession.objects.get(night=night)
     assert response["Location"] == f"/s/{session.pk}/"
-    assert [(s.player.name, s.colour) for s in session.seats.all()] == [("Chiara", "red"), ("Ada", "blue"), ("Bruno", "")]
+    assert [(s.player.name, s.colour) for s in session.seats.all()] == [
+        ("Chiara", "red"),
+        ("Ada", "blue"),
+        ("Bruno", ""),
+    ]
     assert session.options == {"two_kind_discs": True, "action_cards": False}
     assert session.status == "setup"
 

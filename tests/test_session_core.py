@@ -63,7 +63,9 @@ def test_undo_reverts_the_last_event_still_in_effect():
 
 
 def test_two_undos_revert_two_events():
-    state = play((core.START, {}), ("places.record", {"places": {"1": 1, "2": 1, "3": 3}}), (core.UNDO, {}), (core.UNDO, {}))
+    state = play(
+        (core.START, {}), ("places.record", {"places": {"1": 1, "2": 1, "3": 3}}), (core.UNDO, {}), (core.UNDO, {})
+    )
     assert state["status"] == core.SETUP
     assert state["in_effect"] == []
 

@@ -19,7 +19,9 @@ def eager():
 
 def finish(session, places):
     payload = {"places": {seat.key: place for seat, place in zip(session.seats.all(), places, strict=True)}}
-    services.append_event(session_id=session.pk, expected_version=session.version, type="places.record", payload=payload)
+    services.append_event(
+        session_id=session.pk, expected_version=session.version, type="places.record", payload=payload
+    )
     services.append_event(session_id=session.pk, expected_version=session.version + 1, type="session.finish")
 
 
@@ -28,9 +30,11 @@ def tallies():
 
 
 def test_finishing_a_session_enqueues_the_tally_task_after_commit(session, django_capture_on_commit_callbacks):
-    with mock.patch.object(tasks.refresh_tallies, "delay") as delay:
-        with django_capture_on_commit_callbacks(execute=True):
-            finish(session, [1, 1, 3])
+    with (
+        mock.patch.object(tasks.refresh_tallies, "delay") as delay,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        finish(session, [1, 1, 3])
     delay.assert_called_once_with(session.pk)
 
 
@@ -60,9 +64,11 @@ def test_the_rebuild_recomputes_everything_from_the_results(session):
 
 
 def test_a_broker_that_is_down_does_not_fail_the_finished_game(session, django_capture_on_commit_callbacks):
-    with mock.patch.object(tasks.refresh_tallies, "delay", side_effect=ConnectionError("broker down")):
-        with django_capture_on_commit_callbacks(execute=True):
-            finish(session, [1, 2, 3])
+    with (
+        mock.patch.object(tasks.refresh_tallies, "delay", side_effect=ConnectionError("broker down")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        finish(session, [1, 2, 3])
     session.refresh_from_db()
     assert session.status == "finished"
     assert session.results.count() == 3

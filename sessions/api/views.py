@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.decorators import api_view
@@ -37,12 +40,12 @@ def session_events(request: Request, session_id: int) -> Response:
             expected_version=data["expected_version"],
             type=data["type"],
             payload=data["payload"],
-            author=request.user,
+            author=request.user if isinstance(request.user, User) else None,
             idempotency_key=key,
         )
     except services.StaleWrite as stale:
         fresh = selectors.session_of_member(request.user, stale.session.pk)
-        body = {
+        body: dict[str, Any] = {
             "errors": [
                 {
                     "field": "expected_version",

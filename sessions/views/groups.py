@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.forms import GroupForm, JoinForm, MemberForm, NightForm, PlayerForm
+from sessions.http import MemberRequest
 from sessions.models import Membership
 from sessions.rule_messages import describe
 
@@ -24,7 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def group_new(request: HttpRequest) -> HttpResponse:
+def group_new(request: MemberRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user, name = request.user, form.cleaned_data["name"]
@@ -38,7 +39,7 @@ def group_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def group(request: HttpRequest, group_id: int) -> HttpResponse:
+def group(request: MemberRequest, group_id: int) -> HttpResponse:
     membership = selectors.membership(request.user, group_id)
     group = membership.group
     context = {
@@ -54,14 +55,14 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
-def play_log(request: HttpRequest, group_id: int) -> HttpResponse:
+def play_log(request: MemberRequest, group_id: int) -> HttpResponse:
     group = selectors.membership(request.user, group_id).group
     return render(request, "groups/log.html", {"group": group, "sessions": selectors.play_log(group)})
 
 
 @login_required
 @require_POST
-def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
+def player_add(request: MemberRequest, group_id: int) -> HttpResponse:
     group = selectors.membership(request.user, group_id).group
     form = PlayerForm(request.POST)
     if form.is_valid():
@@ -80,7 +81,7 @@ def player_add(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
-def player_rename(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_rename(request: MemberRequest, player_id: int) -> HttpResponse:
     player = selectors.player_of_member(request.user, player_id)
     form = PlayerForm(request.POST or None, initial={"name": player.name})
     if request.method == "POST" and form.is_valid():
@@ -94,7 +95,7 @@ def player_rename(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 @login_required
-def members(request: HttpRequest, group_id: int) -> HttpResponse:
+def members(request: MemberRequest, group_id: int) -> HttpResponse:
     membership = selectors.membership(request.user, group_id)
     group = membership.group
     is_owner = membership.role == Membership.OWNER
@@ -115,7 +116,7 @@ def members(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_remove(request: HttpRequest, group_id: int, membership_id: int) -> HttpResponse:
+def member_remove(request: MemberRequest, group_id: int, membership_id: int) -> HttpResponse:
     membership = selectors.membership(request.user, group_id)
     if membership.role != Membership.OWNER:
         return HttpResponse(_("Only the group's owner can remove members."), status=403)

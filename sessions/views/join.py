@@ -41,7 +41,9 @@ def _resolve(request: HttpRequest, code: str) -> tuple[JoinCode | None, HttpResp
     if join_code is None:
         _count_failure(request)
         message = _("This code does not work: it is mistyped, revoked, or its session has ended.")
-        return None, render(request, "join.html", {"form": JoinForm(initial={"code": code}), "error": message}, status=404)
+        return None, render(
+            request, "join.html", {"form": JoinForm(initial={"code": code}), "error": message}, status=404
+        )
     return join_code, None
 
 
@@ -76,7 +78,7 @@ def guest_live(request: HttpRequest, code: str) -> HttpResponse:
         request,
         session_id=session.pk,
         version=session.version,
-        load=lambda: selectors.with_seats(GameSession.objects).get(pk=session.pk),
+        load=lambda: selectors.with_seats(GameSession.objects.all()).get(pk=session.pk),
         viewer="guest",
         extra={"code": join_code.code},
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -12,12 +12,13 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.forms import NightForm, SessionForm
 from sessions.games import GAMES
+from sessions.http import MemberRequest
 from sessions.rule_messages import describe
 
 
 @login_required
 @require_POST
-def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
+def night_new(request: MemberRequest, group_id: int) -> HttpResponse:
     group = selectors.membership(request.user, group_id).group
     form = NightForm(request.POST)
     if not form.is_valid():
@@ -32,14 +33,14 @@ def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
-def night(request: HttpRequest, night_id: int) -> HttpResponse:
+def night(request: MemberRequest, night_id: int) -> HttpResponse:
     night = selectors.night_of_member(request.user, night_id)
     context = {"night": night, "group": night.group, "sessions": selectors.sessions_of_night(night), "games": GAMES}
     return render(request, "nights/detail.html", context)
 
 
 @login_required
-def session_new(request: HttpRequest, night_id: int) -> HttpResponse:
+def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
     night = selectors.night_of_member(request.user, night_id)
     slug = request.GET.get("game", "")
     if slug not in GAMES:

@@ -12,7 +12,7 @@ import qrcode
 import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.forms import PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
+from sessions.http import MemberRequest
 from sessions.live import live_context, live_response
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
@@ -34,7 +35,7 @@ def seat_names(session: GameSession) -> list[tuple[str, str]]:
     return [(seat.key, seat.player.name) for seat in session.seats.all()]
 
 
-def session_context(request: HttpRequest, session: GameSession, **forms: Any) -> dict[str, Any]:
+def session_context(request: MemberRequest, session: GameSession, **forms: Any) -> dict[str, Any]:
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
@@ -56,18 +57,18 @@ def session_context(request: HttpRequest, session: GameSession, **forms: Any) ->
     return context
 
 
-def render_session(request: HttpRequest, session: GameSession, *, status: int = 200, **forms: Any) -> HttpResponse:
+def render_session(request: MemberRequest, session: GameSession, *, status: int = 200, **forms: Any) -> HttpResponse:
     template = "sessions/_session.html" if request.htmx else "sessions/detail.html"
     return render(request, template, session_context(request, session, **forms), status=status)
 
 
 @login_required
-def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
     return render_session(request, selectors.session_of_member(request.user, session_id))
 
 
 @login_required
-def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     row = GameSession.objects.only("id", "version", "group_id").filter(pk=session_id).first()
     if row is None:
         raise Http404
@@ -83,7 +84,7 @@ def session_live(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def session_action(request: HttpRequest, session_id: int, action: str) -> HttpResponse:
+def session_action(request: MemberRequest, session_id: int, action: str) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     if action not in ACTIONS:
         return HttpResponse(status=404)
@@ -93,23 +94,27 @@ def session_action(request: HttpRequest, session_id: int, action: str) -> HttpRe
 
 @login_required
 @require_POST
-def session_scores(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_scores(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     tiebreak = get_game(session.game).entry.tiebreak
     form = ScoresForm(request.POST, seats=seat_names(session), tiebreak=tiebreak)
-    return _write(request, session, form, event_type="scores.record", payload=lambda: form.payload(), form_name="scores_form")
+    return _write(
+        request, session, form, event_type="scores.record", payload=lambda: form.payload(), form_name="scores_form"
+    )
 
 
 @login_required
 @require_POST
-def session_places(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_places(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     form = PlacesForm(request.POST, seats=seat_names(session))
-    return _write(request, session, form, event_type="places.record", payload=lambda: form.payload(), form_name="places_form")
+    return _write(
+        request, session, form, event_type="places.record", payload=lambda: form.payload(), form_name="places_form"
+    )
 
 
 def _write(
-    request: HttpRequest, session: GameSession, form: VersionedForm, *, event_type: str, payload: Any, form_name: str
+    request: MemberRequest, session: GameSession, form: VersionedForm, *, event_type: str, payload: Any, form_name: str
 ) -> HttpResponse:
     if not form.is_valid():
         return render_session(request, session, status=400, **{form_name: form})
@@ -148,7 +153,7 @@ def _form_kwargs(session: GameSession, form: VersionedForm) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def join_code_new(request: HttpRequest, session_id: int) -> HttpResponse:
+def join_code_new(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     current = selectors.current_join_code(session)
     try:
@@ -162,14 +167,14 @@ def join_code_new(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def join_code_revoke(request: HttpRequest, session_id: int, code_id: int) -> HttpResponse:
+def join_code_revoke(request: MemberRequest, session_id: int, code_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     services.revoke_join_code(join_code=get_object_or_404(JoinCode, pk=code_id, session=session))
     return redirect("session", session_id=session.pk)
 
 
 @login_required
-def join_code_qr(request: HttpRequest, session_id: int) -> HttpResponse:
+def join_code_qr(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
     code = selectors.current_join_code(session)
     if code is None:
