@@ -73,3 +73,18 @@ def test_finishing_writes_every_result_in_the_same_step(session):
 
 def _places(session):
     return {seat.key: index + 1 for index, seat in enumerate(session.seats.all())}
+
+
+def test_a_double_tap_on_new_join_code_keeps_the_code_on_screen_working(member_client, session):
+    for _ in range(2):
+        member_client.post(f"/s/{session.pk}/code/", {"idempotency_key": "code-tap"})
+    assert session.join_codes.count() == 1
+    assert session.join_codes.get().works
+
+
+def test_a_double_tap_on_remove_member_is_harmless(owner_client, group, member):
+    membership = group.memberships.get(user=member)
+    for _ in range(2):
+        response = owner_client.post(f"/g/{group.pk}/members/{membership.pk}/remove/")
+        assert response.status_code == 302
+    assert not group.memberships.filter(user=member).exists()

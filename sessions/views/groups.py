@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -85,8 +85,13 @@ def player_rename(request: MemberRequest, player_id: int) -> HttpResponse:
     player = selectors.player_of_member(request.user, player_id)
     form = PlayerForm(request.POST or None, initial={"name": player.name})
     if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"]
         try:
-            services.rename_player(player=player, name=form.cleaned_data["name"])
+            services.run_once(
+                user=request.user,
+                key=form.cleaned_data["idempotency_key"],
+                action=lambda: {"player": services.rename_player(player=player, name=name).pk},
+            )
         except RuleError as error:
             form.add_error("name", describe(error))
         else:
@@ -120,9 +125,11 @@ def member_remove(request: MemberRequest, group_id: int, membership_id: int) -> 
     membership = selectors.membership(request.user, group_id)
     if membership.role != Membership.OWNER:
         return HttpResponse(_("Only the group's owner can remove members."), status=403)
-    target = get_object_or_404(Membership, pk=membership_id, group_id=group_id)
+    # A second tap finds the membership gone already: nothing more to do.
+    target = Membership.objects.filter(pk=membership_id, group_id=group_id).first()
     try:
-        services.remove_member(membership=target)
+        if target is not None:
+            services.remove_member(membership=target)
     except RuleError as error:
         messages.error(request, describe(error))
     return redirect("members", group_id=group_id)

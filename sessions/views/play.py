@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
-from sessions.forms import PlacesForm, ScoresForm, VersionedForm
+from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.http import MemberRequest
 from sessions.live import live_context, live_response
@@ -46,6 +46,7 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.entry.tiebreak),
         "places_form": PlacesForm(initial=initial, seats=seats),
         "action_form": VersionedForm(initial=initial),
+        "code_form": IdempotentForm(),
         "join_code": selectors.current_join_code(session),
         "join_url": None,
         "events": session.events.select_related("author").order_by("-seq")[:30],
@@ -155,11 +156,17 @@ def _form_kwargs(session: GameSession, form: VersionedForm) -> dict[str, Any]:
 @require_POST
 def join_code_new(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
-    current = selectors.current_join_code(session)
-    try:
+    form = IdempotentForm(request.POST)
+    form.is_valid()
+
+    def replace_code() -> dict[str, int]:
+        current = selectors.current_join_code(session)
         if current is not None:
             services.revoke_join_code(join_code=current)
-        services.create_join_code(session=session)
+        return {"code": services.create_join_code(session=session).pk}
+
+    try:
+        services.run_once(user=request.user, key=form.cleaned_data.get("idempotency_key"), action=replace_code)
     except RuleError as error:
         messages.error(request, describe(error))
     return redirect("session", session_id=session.pk)

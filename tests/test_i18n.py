@@ -1,0 +1,43 @@
+"""Every page speaks English, Italian, French and German."""
+
+import pytest
+from django.utils import translation
+
+from scoring.errors import RuleError
+from sessions.rule_messages import describe
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Join a table"),
+        ("it", "Unisciti a un tavolo"),
+        ("fr", "Rejoindre une table"),
+        ("de", "Einem Tisch beitreten"),
+    ],
+)
+def test_the_home_page_follows_the_browser_language(client, db, language, expected):
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<html lang="{language}">' in page
+    assert expected in page
+
+
+def test_the_language_switcher_remembers_the_choice(client, db):
+    response = client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    assert response.status_code == 302
+    assert 'lang="de"' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["it", "fr", "de"])
+def test_engine_refusals_are_translated_and_keep_their_rule_id(language):
+    error = RuleError(
+        "{game} is played by {low} to {high} players.",
+        field="seats",
+        rule="TB-1",
+        params={"game": "Tower of Babel", "low": 3, "high": 5},
+    )
+    with translation.override(language):
+        message = describe(error)
+    assert message != "Tower of Babel is played by 3 to 5 players. (rule TB-1)"
+    assert "TB-1" in message
+    assert "Tower of Babel" in message
