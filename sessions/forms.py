@@ -10,7 +10,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from sessions.games import Game
+from sessions.games import COLOUR_NAMES, Game
 from sessions.models import GameNight, Player
 
 SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
@@ -69,7 +69,7 @@ class SessionForm(IdempotentForm):
         super().__init__(*args, **kwargs)
         self.game = game
         player_choices = [("", "—")] + [(str(p.pk), p.name) for p in players]
-        colour_choices = [("", "—")] + [(c, c) for c in game.colours]
+        colour_choices = [("", "—")] + [(c, COLOUR_NAMES[c]) for c in game.colours]
         for index in range(game.max_players):
             self.fields[f"seat_{index}"] = forms.ChoiceField(
                 label=_("Seat %(number)d") % {"number": index + 1}, choices=player_choices, required=False

@@ -81,6 +81,18 @@ class Game:
             )
 
 
+COLOUR_NAMES = {
+    "red": _("red"),
+    "yellow": _("yellow"),
+    "green": _("green"),
+    "blue": _("blue"),
+    "black": _("black"),
+    "purple": _("purple"),
+    "orange": _("orange"),
+    "light": _("light"),
+    "dark": _("dark"),
+}
+
 TOWER_OF_BABEL, BABEL_ON, SEVEN_WONDERS, BABEL_CUBES = "tower-of-babel", "babel-on", "seven-wonders", "babel-cubes"
 
 GAMES: dict[str, Game] = {
