@@ -3,14 +3,19 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.http import Http404
 
+from scoring import session as core
+from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, Player, Result, Seat
 
 User = Account | AnonymousUser
+M = TypeVar("M", bound=Model)
 
 
 def groups_of(user: User) -> QuerySet[Group]:
@@ -29,28 +34,36 @@ def membership(user: User, group_id: int) -> Membership:
     return found
 
 
-def night_of_member(user: User, night_id: int) -> GameNight:
-    night = GameNight.objects.select_related("group").filter(pk=night_id).first()
-    if night is None:
+def _of_member(user: User, rows: QuerySet[M], pk: int) -> M:
+    """The row if it belongs to one of the user's groups, else 404 (exists or not)."""
+    row = rows.filter(pk=pk).first()
+    if row is None:
         raise Http404
-    membership(user, night.group_id)
-    return night
+    membership(user, row.group_id)  # type: ignore[attr-defined]
+    return row
+
+
+def night_of_member(user: User, night_id: int) -> GameNight:
+    return _of_member(user, GameNight.objects.select_related("group"), night_id)
 
 
 def player_of_member(user: User, player_id: int) -> Player:
-    player = Player.objects.select_related("group").filter(pk=player_id).first()
-    if player is None:
-        raise Http404
-    membership(user, player.group_id)
-    return player
+    return _of_member(user, Player.objects.select_related("group"), player_id)
 
 
 def session_of_member(user: User, session_id: int) -> GameSession:
-    session = with_seats(GameSession.objects.select_related("night", "group")).filter(pk=session_id).first()
-    if session is None:
-        raise Http404
-    membership(user, session.group_id)
-    return session
+    return _of_member(user, with_seats(GameSession.objects.select_related("night", "group")), session_id)
+
+
+def replayed_state(session: GameSession) -> Any:
+    """The state a full replay of the session's log gives (the cache must equal it)."""
+    return core.replay(
+        get_game(session.game).rules,
+        seats=[seat.key for seat in session.seats.all()],
+        options=session.options,
+        seed=session.seed,
+        events=[event.as_core_event() for event in session.events.all()],
+    )
 
 
 def with_seats(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
