@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from sessions.games import COLOUR_NAMES, Game
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 from sessions.models import GameNight, Player
 
 SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
@@ -122,7 +125,7 @@ class VersionedForm(IdempotentForm):
 class ScoresForm(VersionedForm):
     """Points per seat, and the game's tie-break number if it has one."""
 
-    def __init__(self, *args: Any, seats: list[tuple[str, str]], tiebreak: str | None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], tiebreak: StrOrPromise | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seat_keys = [key for key, _name in seats]
         self.tiebreak = tiebreak

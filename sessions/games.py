@@ -56,6 +56,7 @@ class Game:
     engine: Engine | None = None
     options: tuple[Option, ...] = ()
     colours: tuple[str, ...] = ()
+    tiebreak_label: StrOrPromise | None = None
 
     @property
     def rules(self) -> Rules:
@@ -73,8 +74,12 @@ class Game:
         if self.slug == SEVEN_WONDERS and not options.get("cities"):
             high -= 1  # SW-1: the eighth player needs the Cities expansion.
         if not low <= count <= high:
+            if low == high:
+                message = gettext_noop("{game} is played by exactly {low} players.")
+            else:
+                message = gettext_noop("{game} is played by {low} to {high} players.")
             raise RuleError(
-                gettext_noop("{game} is played by {low} to {high} players."),
+                message,
                 field="seats",
                 rule=self.player_rule,
                 params={"game": self.name, "low": low, "high": high},
@@ -126,6 +131,7 @@ GAMES: dict[str, Game] = {
             max_players=8,
             player_rule="SW-1",
             entry=ScoreEntry(tiebreak="coins", rule="SW-14"),
+            tiebreak_label=_("coins"),
             options=(
                 Option("tower_tiles", _("Tower of Babel tiles"), True),
                 Option("great_projects", _("Great Projects"), True),
@@ -142,21 +148,25 @@ GAMES: dict[str, Game] = {
             options=(
                 Option(
                     "type2",
-                    _("Type 2 cube: bulges on"),
+                    _("Type 2 cube bulges"),
                     "adjacent",
-                    choices=(("adjacent", _("adjacent faces")), ("opposite", _("opposite faces"))),
+                    choices=(("adjacent", _("On adjacent faces")), ("opposite", _("On opposite faces"))),
                 ),
                 Option(
                     "type3",
-                    _("Type 3 cube: bulges"),
+                    _("Type 3 cube bulges"),
                     "corner",
-                    choices=(("corner", _("meet at one corner")), ("u", _("in a U"))),
+                    choices=(("corner", _("Meeting at one corner")), ("u", _("In a U shape"))),
                 ),
             ),
             colours=("light", "dark"),
         ),
     ]
 }
+
+
+def game_name(slug: str) -> str:
+    return GAMES[slug].name if slug in GAMES else slug
 
 
 def get_game(slug: str) -> Game:

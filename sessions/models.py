@@ -12,9 +12,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring import session as core
-from sessions.games import GAMES
+from sessions.games import game_name
 
 
 class Group(models.Model):
@@ -65,7 +66,7 @@ class Player(models.Model):
 class GameNight(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField(_("date"), default=timezone.localdate)
-    place = models.CharField(_("place"), max_length=80, blank=True)
+    place = models.CharField(pgettext_lazy("location", "place"), max_length=80, blank=True)
     notes = models.TextField(_("notes"), blank=True, max_length=2000)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -110,7 +111,7 @@ class GameSession(models.Model):
 
     @property
     def game_name(self) -> str:
-        return GAMES[self.game].name if self.game in GAMES else self.game
+        return game_name(self.game)
 
 
 class Seat(models.Model):
@@ -223,3 +224,7 @@ class PlayerTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.game}: {self.wins}/{self.plays}"
+
+    @property
+    def game_name(self) -> str:
+        return game_name(self.game)

@@ -57,6 +57,13 @@ def test_an_unknown_game_is_refused():
 
 def test_seven_wonders_breaks_ties_on_coins():  # SW-14
     assert get_game(SEVEN_WONDERS).entry.tiebreak == "coins"
+    assert str(get_game(SEVEN_WONDERS).tiebreak_label) == "coins"
+
+
+def test_a_game_for_exactly_two_says_so():  # BC-1
+    with pytest.raises(RuleError) as error:
+        get_game(BABEL_CUBES).check_player_count(3, {})
+    assert error.value.message == "babel is played by exactly 2 players."
 
 
 def test_tower_of_babel_ties_are_shared():  # TB-21

@@ -43,7 +43,7 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
         **live_context(session, viewer="member"),
         "night": session.night,
         "group": session.group,
-        "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.entry.tiebreak),
+        "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
         "places_form": PlacesForm(initial=initial, seats=seats),
         "action_form": VersionedForm(initial=initial),
         "code_form": IdempotentForm(),
@@ -97,7 +97,7 @@ def session_action(request: MemberRequest, session_id: int, action: str) -> Http
 @require_POST
 def session_scores(request: MemberRequest, session_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
-    tiebreak = get_game(session.game).entry.tiebreak
+    tiebreak = get_game(session.game).tiebreak_label
     form = ScoresForm(request.POST, seats=seat_names(session), tiebreak=tiebreak)
     return _write(
         request, session, form, event_type="scores.record", payload=lambda: form.payload(), form_name="scores_form"
