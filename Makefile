@@ -30,6 +30,7 @@ test: setup
 test-integration: setup
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/babel} \
 	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
+	REDIS_CACHE_URL=$${REDIS_CACHE_URL:-redis://127.0.0.1:6379/1} \
 	$(BIN)/pytest
 
 lint: setup

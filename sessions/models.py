@@ -8,6 +8,8 @@ name (optimistic concurrency).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -16,6 +18,8 @@ from django.utils.translation import pgettext_lazy
 
 from scoring import session as core
 from sessions.games import game_name
+
+FOLLOW_AFTER_END = timedelta(minutes=15)
 
 
 class Group(models.Model):
@@ -192,7 +196,18 @@ class JoinCode(models.Model):
 
     @property
     def works(self) -> bool:
+        """Whether the code lets a new phone join."""
         return self.revoked_at is None and self.session.is_open
+
+    def lets_follow(self, now: datetime) -> bool:
+        """Whether a phone already watching still gets the live region.
+
+        For a while after the session ends its polls get the final state (whose region no
+        longer polls), so the table's phones see the result instead of an error.
+        """
+        if self.revoked_at is not None:
+            return False
+        return self.session.is_open or self.session.updated_at >= now - FOLLOW_AFTER_END
 
 
 class WriteReceipt(models.Model):

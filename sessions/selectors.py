@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.db.models import Model, Prefetch, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from scoring import session as core
 from sessions.games import get_game
@@ -76,6 +77,11 @@ def with_seats(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
 def working_join_code(code: str) -> JoinCode | None:
     found = JoinCode.objects.select_related("session").filter(code=normalise_code(code)).first()
     return found if found is not None and found.works else None
+
+
+def followed_join_code(code: str) -> JoinCode | None:
+    found = JoinCode.objects.select_related("session").filter(code=normalise_code(code)).first()
+    return found if found is not None and found.lets_follow(timezone.now()) else None
 
 
 def normalise_code(code: str) -> str:

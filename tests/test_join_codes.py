@@ -1,11 +1,14 @@
 """A phone without an account follows a session through a short code."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from sessions import services
-from sessions.models import JoinCode
+from sessions.models import GameSession, JoinCode
 
 
 @pytest.fixture(autouse=True)
@@ -78,6 +81,30 @@ def test_a_code_stops_working_when_the_session_finishes(session):
     response = Client().get(f"/j/{code}/")
     assert response.status_code == 404
     assert "its session has ended" in response.content.decode()
+
+
+def test_a_phone_already_watching_sees_the_end_and_then_stops_polling(session):
+    code = services.create_join_code(session=session).code
+    places = {seat.key: i + 1 for i, seat in enumerate(session.seats.all())}
+    services.append_event(session_id=session.pk, expected_version=0, type="places.record", payload={"places": places})
+    services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
+    final = Client().get(f"/j/{code}/live/")
+    assert final.status_code == 200
+    assert "finished" in final.content.decode()
+    assert "hx-get" not in final.content.decode()
+
+
+def test_a_finished_session_is_not_followed_forever(session):
+    code = services.create_join_code(session=session).code
+    services.append_event(session_id=session.pk, expected_version=0, type="session.abandon")
+    GameSession.objects.filter(pk=session.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert Client().get(f"/j/{code}/live/").status_code == 404
+
+
+def test_a_revoked_code_is_not_followed(session):
+    join_code = services.create_join_code(session=session)
+    services.revoke_join_code(join_code=join_code)
+    assert Client().get(f"/j/{join_code.code}/live/").status_code == 404
 
 
 def test_a_code_is_scoped_to_its_own_session(session, night, players):

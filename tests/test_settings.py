@@ -55,6 +55,11 @@ def test_a_redis_url_makes_redis_the_broker_and_the_cache(tmp_path):
     assert s.CACHES["default"]["BACKEND"].endswith("RedisCache")
 
 
+def test_the_cache_can_live_in_its_own_redis_database(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), REDIS_URL="redis://r:6379/0", REDIS_CACHE_URL="redis://r:6379/1")
+    assert (s.CELERY_BROKER_URL, s.CACHES["default"]["LOCATION"]) == ("redis://r:6379/0", "redis://r:6379/1")
+
+
 def test_secret_key_and_debug_come_from_the_environment(tmp_path):
     s = load(STATE_DIR=str(tmp_path), SECRET_KEY="from-env", DEBUG="true", ALLOWED_HOSTS="babel.example, x.example")
     assert (s.SECRET_KEY, s.DEBUG) == ("from-env", True)

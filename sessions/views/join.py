@@ -69,10 +69,13 @@ def guest(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def guest_live(request: HttpRequest, code: str) -> HttpResponse:
-    join_code, refusal = _resolve(request, code)
-    if refusal is not None:
-        return refusal
-    assert join_code is not None
+    join_code = selectors.followed_join_code(code)
+    if join_code is None:
+        refused, refusal = _resolve(request, code)
+        if refusal is not None:
+            return refusal
+        assert refused is not None
+        join_code = refused
     session = join_code.session
     return live_response(
         request,

@@ -7,7 +7,7 @@ install``. Without it the tests skip on a developer's machine and fail in CI.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,21 +42,36 @@ def chromium_path() -> Path:
 
 
 @pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
+def playwright_driver() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_path: Path, playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS, headless=True)
+def browser(chromium_path: Path, playwright_driver: Playwright) -> Iterator[Browser]:
+    browser = playwright_driver.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS, headless=True)
     yield browser
     browser.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep each phase's report on the test, so fixtures can tell whether it failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def new_context(browser: Browser, live_server: LiveServer) -> Iterator[Callable[[], BrowserContext]]:
-    """Opens fresh browser contexts (separate cookies: separate people) on the live server."""
+def new_context(
+    browser: Browser, live_server: LiveServer, request: pytest.FixtureRequest
+) -> Iterator[Callable[[], BrowserContext]]:
+    """Opens fresh browser contexts (separate cookies: separate people) on the live server.
+
+    When the test fails, every open page is saved as a screenshot for the CI artifacts.
+    """
     contexts: list[BrowserContext] = []
 
     def open_context() -> BrowserContext:
@@ -66,6 +81,12 @@ def new_context(browser: Browser, live_server: LiveServer) -> Iterator[Callable[
         return context
 
     yield open_context
+    call = getattr(request.node, "report_call", None)
+    if call is not None and call.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for number, context in enumerate(contexts, start=1):
+            for index, page in enumerate(context.pages, start=1):
+                page.screenshot(path=SCREENSHOTS / f"{request.node.name}-failed-context{number}-page{index}.png")
     for context in contexts:
         context.close()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -82,9 +82,8 @@ def redis_service() -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(postgres_service: None, django_db_setup: None) -> Iterator[None]:
-    """Check PostgreSQL before pytest-django tries to create the test database on it."""
-    yield
+def django_db_setup(postgres_service: None, django_db_setup: None) -> None:
+    """Check PostgreSQL (``postgres_service``) before pytest-django creates the test database on it."""
 
 
 def wait_for(check: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.1) -> Any:

@@ -9,6 +9,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -57,9 +58,7 @@ def worker_database_url() -> str:
 
 
 @pytest.fixture(scope="module")
-def worker(
-    redis_service: None, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Worker]:
+def worker(redis_service: None, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     assert not celery_app.conf.task_always_eager, "with REDIS_URL set, tasks must go to the broker"
     celery_app.control.purge()  # earlier tests' finished sessions left tasks for other databases
     hostname = f"integration-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
@@ -119,7 +118,7 @@ def test_a_tally_refresh_delivered_twice_leaves_the_same_numbers(worker: Worker,
     deliveries = [tasks.refresh_tallies.delay(session.pk), tasks.refresh_tallies.delay(session.pk)]
 
     for delivery in deliveries:
-        wait_for(lambda d=delivery: worker.succeeded(d.id), timeout=TASK_SECONDS, what=f"task {delivery.id}")
+        wait_for(partial(worker.succeeded, delivery.id), timeout=TASK_SECONDS, what=f"task {delivery.id} to succeed")
     assert tallies(session) == expected
     assert PlayerTally.objects.count() == 3
     assert min(PlayerTally.objects.values_list("updated_at", flat=True)) > before, "the repeats did run"
