@@ -41,3 +41,33 @@ def test_engine_refusals_are_translated_and_keep_their_rule_id(language):
     assert message != "Tower of Babel is played by 3 to 5 players. (rule TB-1)"
     assert "TB-1" in message
     assert "Tower of Babel" in message
+
+
+def _entries(po_text):
+    """(msgid, msgstrs, is_fuzzy) for each entry of a .po file, header left out."""
+    for block in po_text.strip().split("\n\n"):
+        lines = [line for line in block.splitlines() if not line.startswith("#~")]
+        fuzzy = any(line.startswith("#,") and "fuzzy" in line for line in lines)
+        fields: dict[str, str] = {}
+        current = None
+        for line in lines:
+            if line.startswith("#") or not line.strip():
+                continue
+            if line.startswith('"'):
+                fields[current] += line.strip()[1:-1]
+            else:
+                current, _, rest = line.partition(" ")
+                fields[current] = rest.strip()[1:-1]
+        if fields.get("msgid"):
+            yield fields["msgid"], [v for k, v in fields.items() if k.startswith("msgstr")], fuzzy
+
+
+@pytest.mark.parametrize("language", ["it", "fr", "de"])
+def test_every_message_is_translated(language):
+    from django.conf import settings
+
+    po_text = (settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po").read_text()
+    entries = list(_entries(po_text))
+    assert len(entries) > 100
+    missing = [msgid for msgid, msgstrs, fuzzy in entries if fuzzy or not all(msgstrs)]
+    assert missing == []
