@@ -1,0 +1,129 @@
+"""The component table: values from the data file, each marked verified or not.
+
+A group may override the unverified values to match its own box ("edition table"); the
+verified ones are the rulebook's and stay fixed. A session keeps the table it started
+with (``Table.as_json``), so later edits never change past results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import RuleError, gettext_noop
+
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "tower_of_babel.json"
+OVERRIDABLE = ("single_disc_numbers", "two_kind_discs", "rows", "set_bonus")
+
+
+@dataclass(frozen=True)
+class Table:
+    kinds: tuple[str, ...]
+    wonders: tuple[str, ...]
+    single_disc_numbers: tuple[int, ...]
+    two_kind_discs: tuple[tuple[tuple[str, int], ...], ...]
+    two_kind_variant_removes: int
+    rows: tuple[tuple[int, int], ...]
+    final_row: tuple[int, int]
+    present_points: int
+    set_bonus: tuple[int, ...]
+    action_cards: tuple[tuple[str, int], ...]
+    parts_per_player: tuple[tuple[int, int], ...]
+
+    def row_values(self, row: int | str) -> tuple[int, int]:
+        """(first, second) of scoring row 1..7, or of the final row."""
+        if row == "final":
+            return self.final_row
+        if isinstance(row, bool) or not isinstance(row, int) or not 1 <= row <= len(self.rows):
+            raise RuleError(
+                gettext_noop("A row is 1 to {rows}, or final."),
+                field="row",
+                rule="TB-6",
+                params={"rows": len(self.rows)},
+            )
+        return self.rows[row - 1]
+
+    def bonus(self, count: int) -> int:
+        return self.set_bonus[count]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "single_disc_numbers": list(self.single_disc_numbers),
+            "two_kind_discs": [dict(disc) for disc in self.two_kind_discs],
+            "rows": [list(row) for row in self.rows],
+            "set_bonus": list(self.set_bonus),
+        }
+
+
+@cache
+def raw_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA_FILE.read_text())
+    return data
+
+
+def unverified() -> dict[str, list[int] | bool]:
+    """For each overridable entry: False if all verified, else which positions are not."""
+    marks: dict[str, list[int] | bool] = {}
+    for name in OVERRIDABLE:
+        verified = raw_data()[name]["verified"]
+        if isinstance(verified, list):
+            marks[name] = [i for i, ok in enumerate(verified) if not ok]
+        else:
+            marks[name] = not verified
+    return marks
+
+
+def load_table(overrides: Mapping[str, Any] | None = None) -> Table:
+    """The data file's table, with a group's overrides of unverified values applied."""
+    data = {name: entry["value"] for name, entry in raw_data().items() if isinstance(entry, dict)}
+    for name, value in (overrides or {}).items():
+        data[name] = _checked_override(name, value, data[name] if name in data else None)
+    kinds = tuple(data["kinds"])
+    return Table(
+        kinds=kinds,
+        wonders=tuple(data["wonders"]),
+        single_disc_numbers=tuple(data["single_disc_numbers"]),
+        two_kind_discs=tuple(tuple(sorted(disc.items())) for disc in data["two_kind_discs"]),
+        two_kind_variant_removes=data["two_kind_variant_removes"],
+        rows=tuple((first, second) for first, second in data["rows"]),
+        final_row=(data["final_row"][0], data["final_row"][1]),
+        present_points=data["present_points"],
+        set_bonus=tuple(data["set_bonus"]),
+        action_cards=tuple(data["action_cards"].items()),
+        parts_per_player=tuple((int(value), count) for value, count in data["parts_per_player"].items()),
+    )
+
+
+def _checked_override(name: str, value: Any, default: Any) -> Any:
+    """An override keeps the shape of the default and every verified value."""
+    if name not in OVERRIDABLE:
+        raise RuleError(gettext_noop("This value is verified and cannot be changed."), field=name)
+    if not isinstance(value, list) or len(value) != len(default):
+        raise RuleError(gettext_noop("Give {count} values."), field=name, params={"count": len(default)})
+    verified = raw_data()[name]["verified"]
+    for index, (new, old) in enumerate(zip(value, default, strict=True)):
+        locked = verified[index] if isinstance(verified, list) else verified
+        if locked and new != old:
+            raise RuleError(gettext_noop("This value is verified and cannot be changed."), field=f"{name}[{index}]")
+        _check_shape(f"{name}[{index}]", new, old)
+    return value
+
+
+def _check_shape(field: str, new: Any, old: Any) -> None:
+    if isinstance(old, int):
+        if isinstance(new, bool) or not isinstance(new, int) or not 0 <= new <= 100:
+            raise RuleError(gettext_noop("Enter a whole number from 0 to 100."), field=field)
+    elif isinstance(old, list):
+        if not isinstance(new, list) or len(new) != len(old):
+            raise RuleError(gettext_noop("Give {count} values."), field=field, params={"count": len(old)})
+        for index, (n, o) in enumerate(zip(new, old, strict=True)):
+            _check_shape(f"{field}[{index}]", n, o)
+    elif isinstance(old, dict):
+        if not isinstance(new, dict) or len(new) != 2 or not set(new) <= set(raw_data()["kinds"]["value"]):
+            raise RuleError(gettext_noop("A two-kind disc names two different kinds."), field=field, rule="TB-4")
+        for kind, number in new.items():
+            _check_shape(f"{field}.{kind}", number, 0)
