@@ -81,7 +81,7 @@ def load_table(overrides: Mapping[str, Any] | None = None) -> Table:
     """The data file's table, with a group's overrides of unverified values applied."""
     data = {name: entry["value"] for name, entry in raw_data().items() if isinstance(entry, dict)}
     for name, value in (overrides or {}).items():
-        data[name] = _checked_override(name, value, data[name] if name in data else None)
+        data[name] = _checked_override(name, value, data.get(name))
     kinds = tuple(data["kinds"])
     return Table(
         kinds=kinds,
