@@ -171,6 +171,7 @@ SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "false")
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_HTTPS_PROXY", "false") else None
 
+CALCULATOR_ANON_RATE = envstr("CALCULATOR_ANON_RATE", "120/minute")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -178,6 +179,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "sessions.api.errors.exception_handler",
+    # "120/minute" style; 0 switches the anonymous calculator throttle off.
+    "DEFAULT_THROTTLE_RATES": {"calculator": None if CALCULATOR_ANON_RATE == "0" else CALCULATOR_ANON_RATE},
 }
 
 # Join codes: how many wrong codes one address may try per window before it must wait.

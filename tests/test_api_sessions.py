@@ -80,7 +80,7 @@ def test_a_rule_breaking_event_answers_400_naming_the_field(member, session):
 def test_malformed_input_answers_400_naming_the_field(member, session):
     response = api_for(member).post(f"/api/v1/sessions/{session.pk}/events/", {"type": "undo"}, format="json")
     assert response.status_code == 400
-    assert "expected_version" in response.json()
+    assert response.json()["errors"][0]["field"] == "expected_version"
 
 
 def test_an_unknown_event_type_answers_400(member, session):

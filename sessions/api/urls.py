@@ -1,8 +1,10 @@
 from django.urls import path
 
-from sessions.api import views
+from sessions.api import calculators, views
 
 urlpatterns = [
     path("sessions/<int:session_id>/", views.session_detail, name="api-session"),
     path("sessions/<int:session_id>/events/", views.session_events, name="api-session-events"),
+    path("calculators/tower-of-babel/wonder", calculators.tower_of_babel_wonder, name="calc-tob-wonder"),
+    path("calculators/tower-of-babel/discs", calculators.tower_of_babel_discs, name="calc-tob-discs"),
 ]

@@ -1,0 +1,144 @@
+"""The public calculators (``shared/api/calculators.md``): stateless, no account needed.
+
+They call the same rule engines as the pages. Anonymous calls are throttled at the rate in
+``CALCULATOR_ANON_RATE`` (off when it is 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+
+from scoring.errors import RuleError, gettext_noop
+from scoring.tower_of_babel.discs import score_discs
+from scoring.tower_of_babel.table import Table, load_table
+from scoring.tower_of_babel.wonders import score_wonder
+
+
+class CalculatorThrottle(AnonRateThrottle):
+    scope = "calculator"
+
+
+def calculator(view: Any) -> Any:
+    """A public POST endpoint: anyone may call it, tokens lift the anonymous throttle."""
+    view = throttle_classes([CalculatorThrottle])(view)
+    view = permission_classes([AllowAny])(view)
+    view = authentication_classes([TokenAuthentication])(view)
+    return api_view(["POST"])(view)
+
+
+class PlayerKeyed(serializers.DictField):
+    """A JSON object keyed by player: keys are 1 to 40 characters."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value: dict[str, Any] = super().to_internal_value(data)
+        for key in value:
+            if not 1 <= len(key) <= 40:
+                raise serializers.ValidationError({key: _("A player key is 1 to 40 characters.")})
+        return value
+
+
+class RowField(serializers.Field):
+    def to_internal_value(self, data: Any) -> int | str:
+        if data == "final" or (isinstance(data, int) and not isinstance(data, bool)):
+            return data
+        raise serializers.ValidationError(_('A row is a number from 1 to 7, or "final".'))
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class WonderIn(serializers.Serializer):
+    parts = PlayerKeyed(child=serializers.IntegerField(min_value=0, max_value=200), allow_empty=False)
+    row = RowField()
+    values = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000), min_length=2, max_length=2, required=False
+    )
+
+
+class ActionCardsIn(serializers.Serializer):
+    building_disc_bonus = serializers.IntegerField(min_value=0, default=0)
+    five_points = serializers.IntegerField(min_value=0, default=0)
+
+
+class DiscsIn(serializers.Serializer):
+    discs = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=20)), max_length=24
+    )
+    action_cards = ActionCardsIn(required=False)
+    bonus_table = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=1000), required=False)
+
+
+@calculator
+def tower_of_babel_wonder(request: Request) -> Response:
+    incoming = WonderIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    data = incoming.validated_data
+    table = load_table()
+    values = tuple(data["values"]) if "values" in data else table.row_values(data["row"])
+    if "values" in data:
+        table.row_values(data["row"])  # the row must still be a real one (TB-6)
+    points = score_wonder(data["parts"], values, table.present_points)
+    return Response({"points": points, "values": list(values), "present_points": table.present_points})
+
+
+@calculator
+def tower_of_babel_discs(request: Request) -> Response:
+    incoming = DiscsIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    data = incoming.validated_data
+    table = _with_bonus_table(load_table(), data.get("bonus_table"))
+    cards = data.get("action_cards", {})
+    _check_action_cards(table, cards)
+    result = score_discs(
+        table,
+        data["discs"],
+        building_disc_bonus=cards.get("building_disc_bonus", 0),
+        five_points=cards.get("five_points", 0),
+    )
+    return Response(
+        {
+            "total": result.total,
+            "sets": result.sets,
+            "assignment": result.assignment,
+            "action_card_points": result.action_card_points,
+            "bonus_table": {str(count): points for count, points in enumerate(table.set_bonus)},
+        }
+    )
+
+
+def _with_bonus_table(table: Table, overrides: dict[str, int] | None) -> Table:
+    if not overrides:
+        return table
+    bonus = list(table.set_bonus)
+    for key, points in overrides.items():
+        if key not in {str(count) for count in range(len(bonus))}:
+            raise RuleError(
+                gettext_noop("The table has a row for 0 to {last} discs."),
+                field=f"bonus_table.{key}",
+                rule="TB-7",
+                params={"last": len(bonus) - 1},
+            )
+        bonus[int(key)] = points
+    return dataclasses.replace(table, set_bonus=tuple(bonus))
+
+
+def _check_action_cards(table: Table, cards: dict[str, int]) -> None:
+    in_deck = dict(table.action_cards)
+    for name, count in cards.items():
+        if count > in_deck[name]:
+            raise RuleError(
+                gettext_noop("The action deck holds only {count} of this card."),
+                field=f"action_cards.{name}",
+                rule="TB-22",
+                params={"count": in_deck[name]},
+            )
