@@ -22,6 +22,7 @@ from scoring.engine import Engine
 from scoring.errors import RuleError, gettext_noop
 from scoring.score_entry import ScoreEntry
 from scoring.session import Rules
+from scoring.tower_of_babel.engine import TowerOfBabel
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ GAMES: dict[str, Game] = {
             max_players=5,
             player_rule="TB-1",
             entry=ScoreEntry(rule="TB-21"),
+            engine=TowerOfBabel(),
             options=(
                 Option("two_kind_discs", _("Two-kind discs variant"), False),
                 Option("action_cards", _("Play with action cards"), True),
