@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 
 from scoring import session as core
 from scoring.engine import Standing
+from sessions.boards import board_for
 from sessions.games import get_game
 from sessions.models import GameSession, Seat
 
@@ -53,4 +54,10 @@ def live_context(session: GameSession, *, viewer: str) -> dict[str, Any]:
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
     rows.sort(key=lambda row: row.standing.rank if row.standing else 0)
-    return {"session": session, "game": get_game(session.game), "rows": rows, "viewer": viewer}
+    context = {"session": session, "game": get_game(session.game), "rows": rows, "viewer": viewer}
+    board = board_for(session)
+    if board is not None:
+        context.update(board.board_context(session))
+        context["board_template"] = board.BOARD_TEMPLATE
+        context["controls"] = viewer == "member" and session.is_open
+    return context

@@ -20,6 +20,7 @@ urlpatterns = [
     path("s/<int:session_id>/scores/", play.session_scores, name="session_scores"),
     path("s/<int:session_id>/places/", play.session_places, name="session_places"),
     path("s/<int:session_id>/do/<slug:action>/", play.session_action, name="session_action"),
+    path("s/<int:session_id>/play/<slug:event>/", play.session_play, name="session_play"),
     path("s/<int:session_id>/code/", play.join_code_new, name="join_code_new"),
     path("s/<int:session_id>/code/<int:code_id>/revoke/", play.join_code_revoke, name="join_code_revoke"),
     path("s/<int:session_id>/code/qr.svg", play.join_code_qr, name="join_code_qr"),

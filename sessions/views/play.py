@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
+from sessions.boards import board_for
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.http import MemberRequest
@@ -52,6 +53,11 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
         "events": session.events.select_related("author").order_by("-seq")[:30],
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
+    board = board_for(session)
+    if board is not None and session.status in (core.PLAYING, core.SCORING):
+        context.update(board.controls_context(session, request.GET))
+        context["controls_template"] = board.CONTROLS_TEMPLATE
+        context["play_form"] = VersionedForm(initial=initial)
     context.update(forms)
     if context["join_code"] is not None:
         context["join_url"] = request.build_absolute_uri(reverse("guest", args=[context["join_code"].code]))
@@ -91,6 +97,23 @@ def session_action(request: MemberRequest, session_id: int, action: str) -> Http
         return HttpResponse(status=404)
     form = VersionedForm(request.POST)
     return _write(request, session, form, event_type=ACTIONS[action], payload=lambda: {}, form_name="action_form")
+
+
+@login_required
+@require_POST
+def session_play(request: MemberRequest, session_id: int, event: str) -> HttpResponse:
+    """A move from the game's own controls (a build, a pass, ...)."""
+    session = selectors.session_of_member(request.user, session_id)
+    board = board_for(session)
+    if board is None or event not in board.EVENTS:
+        raise Http404
+    event_type = board.EVENTS[event]
+    form = VersionedForm(request.POST)
+
+    def payload() -> dict[str, Any]:
+        return board.payload(event_type, request.POST, session)
+
+    return _write(request, session, form, event_type=event_type, payload=payload, form_name="play_form")
 
 
 @login_required

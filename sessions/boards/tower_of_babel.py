@@ -1,0 +1,186 @@
+"""The Tower of Babel table: the board picture and the turn forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
+
+from scoring.tower_of_babel import engine as tob
+from scoring.tower_of_babel.table import unverified
+from sessions.models import GameSession
+
+BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
+CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
+
+KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
+WONDER_NAMES = {
+    "pyramids": _("Pyramids of Giza"),
+    "colossus": _("Colossus of Rhodes"),
+    "zeus": _("Statue of Zeus"),
+    "gardens": _("Hanging Gardens"),
+    "mausoleum": _("Mausoleum of Halicarnassus"),
+    "lighthouse": _("Lighthouse of Alexandria"),
+    "artemis": _("Temple of Artemis"),
+    "babel": _("Tower of Babel"),
+}
+SOURCE_NAMES = {
+    "wonders": _("wonders"),
+    "rejected": _("rejected offers"),
+    "final_wonders": _("unfinished wonders"),
+    "discs": _("disc sets"),
+    "action_cards": _("action cards"),
+}
+EVENTS = {
+    "first": tob.FIRST_PLAYER,
+    "pass": tob.PASS,
+    "build": tob.BUILD,
+    "assign": tob.ASSIGN,
+    "cards": tob.DECLARE_CARDS,
+}
+
+
+def _names(session: GameSession) -> dict[str, str]:
+    return {seat.key: seat.player.name for seat in session.seats.all()}
+
+
+def _colours(session: GameSession) -> dict[str, str]:
+    return {seat.key: seat.colour for seat in session.seats.all()}
+
+
+def _disc_label(demand: dict[str, int]) -> list[dict[str, Any]]:
+    return [{"kind": kind, "name": KIND_NAMES[kind], "number": number} for kind, number in sorted(demand.items())]
+
+
+def board_context(session: GameSession) -> dict[str, Any]:
+    state = session.state["game"]
+    names, colours = _names(session), _colours(session)
+    wonders = []
+    for key, wonder in state["wonders"].items():
+        wonders.append(
+            {
+                "key": key,
+                "name": WONDER_NAMES[key],
+                "discs": [{"id": d, "demand": _disc_label(state["discs"][d]["demand"])} for d in wonder["discs"]],
+                "parts": [
+                    {"name": names[s], "colour": colours[s], "value": v} for s, v in wonder["parts"].items() if v
+                ],
+                "scored": wonder["scored"]
+                and [
+                    {"name": names[s], "points": p, "colour": colours[s]}
+                    for s, p in wonder["scored"]["points"].items()
+                    if p
+                ],
+                "scored_row": wonder["scored"] and wonder["scored"]["row"],
+            }
+        )
+    totals = tob.final_points(state) if state["over"] else state["points"]
+    players = [
+        {
+            "key": seat,
+            "name": names[seat],
+            "colour": colours[seat],
+            "active": seat == state["active"],
+            "total": sum(totals[seat].values()),
+            "sources": [(SOURCE_NAMES[source], points) for source, points in totals[seat].items() if points],
+            "discs": [_disc_label(d["demand"]) for d in state["discs"].values() if d["owner"] == seat],
+            "cards": state["cards"][seat],
+        }
+        for seat in state["seats"]
+    ]
+    rows = state["table"]["rows"]
+    unverified_rows = unverified()["rows"]
+    return {
+        "tob": state,
+        "tob_wonders": wonders,
+        "tob_players": players,
+        "tob_row": state["row"],
+        "tob_row_values": rows[state["row"] - 1] if state["row"] <= len(rows) else None,
+        "tob_row_unverified": isinstance(unverified_rows, list) and state["row"] - 1 in unverified_rows,
+        "tob_active_name": names.get(state["active"] or "", ""),
+    }
+
+
+def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
+    state = session.state["game"]
+    names = _names(session)
+    context: dict[str, Any] = {
+        "tob_seats": [(seat, names[seat]) for seat in state["seats"]],
+        "tob_suggested": state["suggested_first"],
+        "tob_build": None,
+    }
+    disc = query.get("disc")
+    if disc in state["discs"] and state["discs"][disc]["owner"] is None and state["active"] and not state["over"]:
+        demand = state["discs"][disc]["demand"]
+        context["tob_build"] = {
+            "disc": disc,
+            "wonder": state["discs"][disc]["wonder"],
+            "wonder_name": WONDER_NAMES[state["discs"][disc]["wonder"]],
+            "demand": _disc_label(demand),
+            "others": [(seat, names[seat]) for seat in state["seats"] if seat != state["active"]],
+        }
+    if state["over"]:
+        context["tob_final"] = [
+            {
+                "seat": seat,
+                "name": names[seat],
+                "discs": [
+                    {"index": i, "kinds": [(k, KIND_NAMES[k]) for k in disc], "chosen": chosen}
+                    for i, (disc, chosen) in enumerate(
+                        zip(
+                            tob.discs_held(state, seat),
+                            state["assignments"].get(seat) or tob.best_assignment(state, seat),
+                            strict=True,
+                        )
+                    )
+                ],
+                "held": state["cards"][seat]["held"],
+            }
+            for seat in state["seats"]
+        ]
+    return context
+
+
+def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]:
+    """The engine payload for a posted control form (the engine checks the rules)."""
+    state = session.state["game"]
+    if event_type == tob.FIRST_PLAYER:
+        return {"seat": data.get("seat")}
+    if event_type == tob.PASS:
+        return {"double_turn": "double_turn" in data}
+    if event_type == tob.BUILD:
+        disc = data.get("disc", "")
+        demand = state["discs"].get(disc, {}).get("demand", {})
+        offers = {}
+        for seat in state["seats"]:
+            if seat == state["active"]:
+                continue
+            offers[seat] = {
+                "cards": {kind: _int(data.get(f"offer_{seat}_{kind}")) for kind in demand},
+                "trading": f"trading_{seat}" in data,
+                "triple": f"triple_{seat}" in data,
+            }
+        return {
+            "wonder": data.get("wonder"),
+            "disc": disc,
+            "offers": offers,
+            "accepted": [seat for seat in offers if f"accept_{seat}" in data],
+            "own": {kind: _int(data.get(f"own_{kind}")) for kind in demand},
+            "jokers": _int(data.get("jokers")),
+            "fulfilled": "not_fulfilled" not in data,
+            "double_turn": "double_turn" in data,
+        }
+    seat = data.get("seat", "")
+    if event_type == tob.ASSIGN:
+        return {"seat": seat, "assignment": [data.get(f"assign_{i}") for i in range(len(tob.discs_held(state, seat)))]}
+    if event_type == tob.DECLARE_CARDS:
+        return {name: _int(data.get(name)) for name in tob.HELD_CARDS} | {"seat": seat}
+    return {}
+
+
+def _int(raw: str | None) -> int | str:
+    """A typed count; what is not a number goes to the engine as it is, to be refused there."""
+    if raw is None or raw.strip() == "":
+        return 0
+    return int(raw) if raw.strip().isdigit() else raw
