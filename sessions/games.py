@@ -9,7 +9,7 @@ here and touches nothing else of the backbone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from scoring.errors import RuleError, gettext_noop
 from scoring.score_entry import ScoreEntry
 from scoring.session import Rules
 from scoring.tower_of_babel.engine import TowerOfBabel
+from scoring.tower_of_babel.table import load_table
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Game:
     options: tuple[Option, ...] = ()
     colours: tuple[str, ...] = ()
     tiebreak_label: StrOrPromise | None = None
+    # Checks a group's overrides of the game's unverified component values (raises
+    # RuleError); None for a game without such values.
+    edition_table: Callable[[Mapping[str, Any]], object] | None = None
 
     @property
     def rules(self) -> Rules:
@@ -112,6 +116,7 @@ GAMES: dict[str, Game] = {
             player_rule="TB-1",
             entry=ScoreEntry(rule="TB-21"),
             engine=TowerOfBabel(),
+            edition_table=load_table,
             options=(
                 Option("two_kind_discs", _("Two-kind discs variant"), False),
                 Option("action_cards", _("Play with action cards"), True),

@@ -25,6 +25,9 @@ FOLLOW_AFTER_END = timedelta(minutes=15)
 class Group(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    # Per game, the group's values for components the rules digest marks unverified
+    # ("our board says ..."). A session copies them when it is created.
+    edition_tables = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("group")

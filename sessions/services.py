@@ -115,6 +115,17 @@ def _player_name(*, group: Group, name: str, excluding: int | None = None) -> st
     return name
 
 
+def set_edition_table(*, group: Group, game: str, overrides: dict[str, Any]) -> Group:
+    """Store a group's values for a game's unverified components, after the engine checks them."""
+    spec = get_game(game)
+    if spec.edition_table is None:
+        raise RuleError(gettext_noop("This game has no edition table."), field="game")
+    spec.edition_table(overrides)
+    group.edition_tables = {**group.edition_tables, spec.slug: overrides}
+    group.save(update_fields=["edition_tables"])
+    return group
+
+
 def create_night(*, group: Group, date: date, place: str = "", notes: str = "") -> GameNight:
     return GameNight.objects.create(group=group, date=date, place=place.strip(), notes=notes.strip())
 
@@ -140,6 +151,8 @@ def create_session(
     chosen = [c for c in colours if c]
     if len(set(chosen)) != len(chosen):
         raise RuleError(gettext_noop("Two players cannot share a colour."), field="colours")
+    if spec.edition_table:  # the session keeps the table it started with
+        cleaned["table"] = night.group.edition_tables.get(spec.slug) or None
     seed = secrets.randbits(48) if seed is None else seed
     keys = [str(p.pk) for p in players]
     with transaction.atomic():

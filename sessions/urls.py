@@ -12,6 +12,7 @@ urlpatterns = [
     path("g/<int:group_id>/members/", groups.members, name="members"),
     path("g/<int:group_id>/members/<int:membership_id>/remove/", groups.member_remove, name="member_remove"),
     path("g/<int:group_id>/nights/", nights.night_new, name="night_new"),
+    path("g/<int:group_id>/tables/<slug:game>/", groups.edition_table, name="edition_table"),
     path("p/<int:player_id>/rename/", groups.player_rename, name="player_rename"),
     path("n/<int:night_id>/", nights.night, name="night"),
     path("n/<int:night_id>/sessions/new/", nights.session_new, name="session_new"),

@@ -29,6 +29,8 @@ class Board(Protocol):
 
 
 BOARDS: dict[str, Board] = {TOWER_OF_BABEL: tower_of_babel}
+# Games whose unverified component values a group can set ("our board says ...").
+EDITIONS = {TOWER_OF_BABEL: tower_of_babel}
 
 
 def board_for(session: GameSession) -> Board | None:

@@ -8,7 +8,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tower_of_babel import engine as tob
-from scoring.tower_of_babel.table import unverified
+from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
 from sessions.models import GameSession
 
 BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
@@ -184,3 +184,54 @@ def _int(raw: str | None) -> int | str:
     if raw is None or raw.strip() == "":
         return 0
     return int(raw) if raw.strip().isdigit() else raw
+
+
+# --- the group's edition table ---------------------------------------------------------
+
+ENTRY_NAMES = {
+    "single_disc_numbers": _("Single discs: cards demanded"),
+    "two_kind_discs": _("Two-kind discs: cards demanded"),
+    "rows": _("Wonder scoring rows (first / second)"),
+    "set_bonus": _("Disc-set bonus by number of discs"),
+}
+
+
+def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every overridable value as a labelled field, verified ones locked."""
+    current = load_table(overrides).as_json()
+    sections = []
+    for name in OVERRIDABLE:
+        verified = raw_data()[name]["verified"]
+        fields = []
+        for index, value in enumerate(current[name]):
+            locked = verified[index] if isinstance(verified, list) else verified
+            for path, label, leaf in _leaves(name, index, value):
+                fields.append({"path": path, "label": label, "value": leaf, "verified": locked})
+        sections.append({"name": ENTRY_NAMES[name], "rule": raw_data()[name]["rule"], "fields": fields})
+    return sections
+
+
+def edition_overrides(data: QueryDict) -> dict[str, Any]:
+    """The posted table as overrides of the data file (only entries that differ)."""
+    defaults = load_table().as_json()
+    overrides: dict[str, Any] = {}
+    for name in OVERRIDABLE:
+        entry: list[Any] = []
+        for index, value in enumerate(defaults[name]):
+            if isinstance(value, dict):
+                entry.append({kind: _int(data.get(f"{name}.{index}.{kind}", str(n))) for kind, n in value.items()})
+            elif isinstance(value, list):
+                entry.append([_int(data.get(f"{name}.{index}.{j}", str(n))) for j, n in enumerate(value)])
+            else:
+                entry.append(_int(data.get(f"{name}.{index}", str(value))))
+        if entry != defaults[name]:
+            overrides[name] = entry
+    return overrides
+
+
+def _leaves(name: str, index: int, value: Any) -> list[tuple[str, str, int]]:
+    if isinstance(value, dict):
+        return [(f"{name}.{index}.{kind}", f"{index + 1}: {KIND_NAMES[kind]}", n) for kind, n in value.items()]
+    if isinstance(value, list):
+        return [(f"{name}.{index}.{j}", f"{index + 1} ({j + 1})", n) for j, n in enumerate(value)]
+    return [(f"{name}.{index}", str(index), value)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +13,9 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from sessions import selectors, services
+from sessions.boards import EDITIONS
 from sessions.forms import GroupForm, JoinForm, MemberForm, NightForm, PlayerForm
+from sessions.games import get_game
 from sessions.http import MemberRequest
 from sessions.models import Membership
 from sessions.rule_messages import describe
@@ -117,6 +119,36 @@ def members(request: MemberRequest, group_id: int) -> HttpResponse:
                 return redirect("members", group_id=group.pk)
     context = {"group": group, "members": selectors.members_of(group), "form": form, "is_owner": is_owner}
     return render(request, "groups/members.html", context)
+
+
+@login_required
+def edition_table(request: MemberRequest, group_id: int, game: str) -> HttpResponse:
+    """The group's values for a game's unverified components; the owner may change them."""
+    membership = selectors.membership(request.user, group_id)
+    group = membership.group
+    edition = EDITIONS.get(game)
+    if edition is None:
+        raise Http404
+    is_owner = membership.role == Membership.OWNER
+    error = None
+    if request.method == "POST":
+        if not is_owner:
+            return HttpResponse(_("Only the group's owner can change the edition table."), status=403)
+        try:
+            services.set_edition_table(group=group, game=game, overrides=edition.edition_overrides(request.POST))
+        except RuleError as refused:
+            error = describe(refused)
+        else:
+            messages.success(request, _("Saved. New sessions use these values; past results keep theirs."))
+            return redirect("edition_table", group_id=group.pk, game=game)
+    context = {
+        "group": group,
+        "game": get_game(game),
+        "sections": edition.edition_rows(group.edition_tables.get(game)),
+        "is_owner": is_owner,
+        "error": error,
+    }
+    return render(request, "groups/edition_table.html", context, status=400 if error else 200)
 
 
 @login_required
