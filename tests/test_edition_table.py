@@ -14,7 +14,8 @@ def test_members_see_the_edition_table_with_unverified_values_marked(request, gr
     assert response.status_code == status
     if status == 200:
         page = response.content.decode()
-        assert "unverified" in page and "verified" in page
+        assert "unverified" in page
+        assert "verified" in page
         assert "(TB-7)" in page
 
 

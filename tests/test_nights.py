@@ -54,7 +54,7 @@ def test_a_session_is_created_with_seats_in_order_colours_and_options(member_cli
         ("Ada", "blue"),
         ("Bruno", ""),
     ]
-    assert session.options == {"two_kind_discs": True, "action_cards": False}
+    assert session.options == {"two_kind_discs": True, "action_cards": False, "table": None}
     assert session.status == "setup"
 
 
