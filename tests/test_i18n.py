@@ -71,3 +71,16 @@ def test_every_message_is_translated(language):
     assert len(entries) > 100
     missing = [msgid for msgid, msgstrs, fuzzy in entries if fuzzy or not all(msgstrs)]
     assert missing == []
+
+
+@pytest.mark.parametrize("language", ["it", "fr", "de"])
+def test_every_catalogue_compiles_with_matching_placeholders(language, tmp_path):
+    import subprocess
+
+    from django.conf import settings
+
+    po = settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po"
+    checked = subprocess.run(
+        ["msgfmt", "--check-format", "-o", str(tmp_path / "django.mo"), str(po)], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr
