@@ -136,6 +136,7 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
                     )
                 ],
                 "held": state["cards"][seat]["held"],
+                "can_choose": any(len(disc) > 1 for disc in tob.discs_held(state, seat)),
             }
             for seat in state["seats"]
         ]
