@@ -29,13 +29,15 @@ def live_response(
     version: int,
     load: Callable[[], GameSession],
     viewer: str,
+    seat: str | None = None,
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}"'
+    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}-{seat or ""}"'
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "sessions/_live.html", {**live_context(load(), viewer=viewer), **(extra or {})})
+        context = {**live_context(load(), viewer=viewer, seat=seat), **(extra or {})}
+        response = render(request, "sessions/_live.html", context)
     response["ETag"] = etag
     # Always revalidate: the browser may keep the body, never reuse it unasked.
     response["Cache-Control"] = "private, no-cache"
@@ -48,7 +50,7 @@ class Row:
     standing: Standing | None
 
 
-def live_context(session: GameSession, *, viewer: str) -> dict[str, Any]:
+def live_context(session: GameSession, *, viewer: str, seat: str | None = None) -> dict[str, Any]:
     """What every viewer of a session sees: seats, status, and the standings so far."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
@@ -60,4 +62,8 @@ def live_context(session: GameSession, *, viewer: str) -> dict[str, Any]:
         context.update(board.board_context(session))
         context["board_template"] = board.BOARD_TEMPLATE
         context["controls"] = viewer == "member" and session.is_open
+        if viewer == "guest" and session.is_open:  # a phone at the table acts for its own seat
+            context.update(board.phone_context(session, seat))
+            context["phone_template"] = board.PHONE_TEMPLATE
+            context["my_seat"] = seat
     return context

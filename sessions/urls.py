@@ -28,4 +28,6 @@ urlpatterns = [
     path("join/", join.join, name="join"),
     path("j/<str:code>/", join.guest, name="guest"),
     path("j/<str:code>/live/", join.guest_live, name="guest_live"),
+    path("j/<str:code>/seat/", join.guest_seat, name="guest_seat"),
+    path("j/<str:code>/act/", join.guest_act, name="guest_act"),
 ]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from sessions.boards import public_state
 from sessions.models import GameSession, Result, Seat, SessionEvent
 
 
@@ -26,6 +29,7 @@ class ResultOut(serializers.ModelSerializer):
 
 class SessionOut(serializers.ModelSerializer):
     seats = SeatOut(many=True)
+    state = serializers.SerializerMethodField()
     results = ResultOut(many=True)
     night = serializers.IntegerField(source="night_id")
     group = serializers.IntegerField(source="group_id")
@@ -33,6 +37,9 @@ class SessionOut(serializers.ModelSerializer):
     class Meta:
         model = GameSession
         fields = ["id", "group", "night", "game", "options", "status", "seed", "version", "state", "seats", "results"]
+
+    def get_state(self, session: GameSession) -> dict[str, Any]:
+        return public_state(session)
 
 
 class EventOut(serializers.ModelSerializer):

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from sessions import selectors, services
 from sessions.api.serializers import EventIn, EventOut, SessionOut
+from sessions.boards import public_payloads
 
 
 @api_view(["GET"])
@@ -28,8 +29,12 @@ def session_detail(request: Request, session_id: int) -> Response:
 def session_events(request: Request, session_id: int) -> Response:
     session = selectors.session_of_member(request.user, session_id)
     if request.method == "GET":
-        events = session.events.select_related("author").order_by("seq")
-        return Response({"version": session.version, "events": EventOut(events, many=True).data})
+        events = list(session.events.select_related("author").order_by("seq"))
+        payloads = public_payloads(session, [(e.seq, e.type, e.payload) for e in events])
+        rows = [
+            {**row, "payload": payload} for row, payload in zip(EventOut(events, many=True).data, payloads, strict=True)
+        ]
+        return Response({"version": session.version, "events": rows})
     incoming = EventIn(data=request.data)
     incoming.is_valid(raise_exception=True)
     data = incoming.validated_data

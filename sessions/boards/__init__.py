@@ -19,6 +19,8 @@ from sessions.models import GameSession
 class Board(Protocol):
     BOARD_TEMPLATE: str
     CONTROLS_TEMPLATE: str
+    PHONE_TEMPLATE: str
+    PHONE_EVENT: str
     EVENTS: dict[str, str]
 
     def board_context(self, session: GameSession) -> dict[str, Any]: ...
@@ -26,6 +28,16 @@ class Board(Protocol):
     def controls_context(self, session: GameSession, query: QueryDict) -> dict[str, Any]: ...
 
     def payload(self, event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]: ...
+
+    def phone_context(self, session: GameSession, seat: str | None) -> dict[str, Any]: ...
+
+    def phone_payload(self, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]: ...
+
+    def public_state(self, state: dict[str, Any]) -> dict[str, Any]: ...
+
+    def public_payloads(
+        self, state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]
+    ) -> list[dict[str, Any]]: ...
 
 
 BOARDS: dict[str, Board] = {TOWER_OF_BABEL: tower_of_babel}
@@ -35,3 +47,14 @@ EDITIONS = {TOWER_OF_BABEL: tower_of_babel}
 
 def board_for(session: GameSession) -> Board | None:
     return BOARDS.get(session.game)
+
+
+def public_state(session: GameSession) -> dict[str, Any]:
+    """The state without what is secret for now (offers not yet revealed, ...)."""
+    board = board_for(session)
+    return board.public_state(session.state) if board else session.state
+
+
+def public_payloads(session: GameSession, events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    board = board_for(session)
+    return board.public_payloads(session.state, events) if board else [payload for _s, _t, payload in events]

@@ -7,12 +7,16 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
 from sessions.models import GameSession
 
 BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
 CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
+# What a player does on their own phone: an offer, in secret until all are in (TB-12).
+PHONE_TEMPLATE = "boards/tower_of_babel/_phone.html"
+PHONE_EVENT = tob.OFFER
 
 KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
 WONDER_NAMES = {
@@ -36,6 +40,9 @@ EVENTS = {
     "first": tob.FIRST_PLAYER,
     "pass": tob.PASS,
     "build": tob.BUILD,
+    "choose": tob.CHOOSE,
+    "offer": tob.OFFER,
+    "resolve": tob.RESOLVE,
     "assign": tob.ASSIGN,
     "cards": tob.DECLARE_CARDS,
 }
@@ -76,6 +83,24 @@ def board_context(session: GameSession) -> dict[str, Any]:
             }
         )
     totals = tob.final_points(state) if state["over"] else state["points"]
+    pending = None
+    if state["build"] is not None:
+        build = state["build"]
+        revealed = tob.offers_revealed(state)
+        pending = {
+            "wonder_name": WONDER_NAMES[build["wonder"]],
+            "demand": _disc_label(state["discs"][build["disc"]]["demand"]),
+            "revealed": revealed,
+            "players": [
+                {
+                    "name": names[seat],
+                    "offered": seat in build["offers"],
+                    "offer": _offer_label(build["offers"][seat]) if revealed and seat in build["offers"] else None,
+                }
+                for seat in state["seats"]
+                if seat != state["active"]
+            ],
+        }
     players = [
         {
             "key": seat,
@@ -99,7 +124,51 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "tob_row_values": rows[state["row"] - 1] if state["row"] <= len(rows) else None,
         "tob_row_unverified": isinstance(unverified_rows, list) and state["row"] - 1 in unverified_rows,
         "tob_active_name": names.get(state["active"] or "", ""),
+        "tob_pending": pending,
     }
+
+
+def _offer_label(offer: dict[str, Any]) -> dict[str, Any]:
+    cards = [{"name": KIND_NAMES[kind], "kind": kind, "number": n} for kind, n in sorted(offer["cards"].items())]
+    return {"cards": cards, "trading": offer["trading"], "triple": offer["triple"]}
+
+
+def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
+    """What a phone that claimed ``seat`` may do now: offer in secret, or see its offer."""
+    state = session.state["game"]
+    build = state["build"]
+    if seat is None or build is None or seat == state["active"]:
+        return {"my_offer_form": None, "my_offer": None}
+    if seat in build["offers"]:
+        return {"my_offer_form": None, "my_offer": _offer_label(build["offers"][seat])}
+    demand = state["discs"][build["disc"]]["demand"]
+    form = {"disc": build["disc"], "demand": _disc_label(demand), "triple": state["action_cards"]}
+    return {"my_offer_form": form, "my_offer": None}
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The session state as anyone may see it: offers stay secret until all are in."""
+    game = state.get("game")
+    if not game or game.get("build") is None or tob.offers_revealed(game):
+        return state
+    hidden = {seat: {"offered": True} for seat in game["build"]["offers"]}
+    return {**state, "game": {**game, "build": {**game["build"], "offers": hidden}}}
+
+
+def public_payloads(state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Event payloads as anyone may see them.
+
+    While the offers of the build under way are secret, the offers made since it was chosen
+    show only who made them.
+    """
+    game = state.get("game")
+    if not game or game.get("build") is None or tob.offers_revealed(game):
+        return [payload for _seq, _type, payload in events]
+    chosen = max((seq for seq, event_type, _payload in events if event_type == tob.CHOOSE), default=0)
+    return [
+        {"seat": payload.get("seat")} if event_type == tob.OFFER and seq > chosen else payload
+        for seq, event_type, payload in events
+    ]
 
 
 def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
@@ -110,6 +179,20 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
         "tob_suggested": state["suggested_first"],
         "tob_build": None,
     }
+    build = state["build"]
+    if build is not None:
+        revealed = tob.offers_revealed(state)
+        context["tob_under_way"] = {
+            "disc": build["disc"],
+            "demand": _disc_label(state["discs"][build["disc"]]["demand"]),
+            "revealed": revealed,
+            "offers": [
+                (seat, names[seat], _offer_label(offer) if revealed else None)
+                for seat, offer in build["offers"].items()
+            ],
+            "waiting": [(s, names[s]) for s in state["seats"] if s != state["active"] and s not in build["offers"]],
+        }
+        return context
     disc = query.get("disc")
     if disc in state["discs"] and state["discs"][disc]["owner"] is None and state["active"] and not state["over"]:
         demand = state["discs"][disc]["demand"]
@@ -150,6 +233,20 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
         return {"seat": data.get("seat")}
     if event_type == tob.PASS:
         return {"double_turn": "double_turn" in data}
+    if event_type == tob.CHOOSE:
+        return {"wonder": data.get("wonder"), "disc": data.get("disc")}
+    if event_type == tob.OFFER:
+        return phone_payload(data, seat=data.get("seat", ""), session=session)
+    if event_type == tob.RESOLVE:
+        build = state["build"] or {"offers": {}, "disc": ""}
+        demand = state["discs"].get(build["disc"], {}).get("demand", {})
+        return {
+            "accepted": [seat for seat in build["offers"] if f"accept_{seat}" in data],
+            "own": {kind: _int(data.get(f"own_{kind}")) for kind in demand},
+            "jokers": _int(data.get("jokers")),
+            "fulfilled": "not_fulfilled" not in data,
+            "double_turn": "double_turn" in data,
+        }
     if event_type == tob.BUILD:
         disc = data.get("disc", "")
         demand = state["discs"].get(disc, {}).get("demand", {})
@@ -178,6 +275,20 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     if event_type == tob.DECLARE_CARDS:
         return {name: _int(data.get(name)) for name in tob.HELD_CARDS} | {"seat": seat}
     return {}
+
+
+def phone_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+    """One player's offer from a form with ``offer_<kind>`` counts and two switches."""
+    build = session.state["game"]["build"]
+    if build is None or data.get("disc") != build["disc"]:
+        raise RuleError(gettext_noop("That build is over: look at the board again."), field="disc", rule="TB-12")
+    demand = session.state["game"]["discs"][build["disc"]]["demand"]
+    return {
+        "seat": seat,
+        "cards": {kind: _int(data.get(f"offer_{kind}")) for kind in demand},
+        "trading": "trading" in data,
+        "triple": "triple" in data,
+    }
 
 
 def _int(raw: str | None) -> int | str:

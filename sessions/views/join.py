@@ -1,4 +1,4 @@
-"""Joining a session by code, without an account: a read-only live view.
+"""Joining a session by code, without an account: the live view, and a phone's own moves.
 
 Wrong codes are counted per address; past the limit every attempt is refused for the
 rest of the window, so codes cannot be guessed by brute force.
@@ -11,11 +11,15 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from sessions import selectors
+from scoring.errors import RuleError
+from sessions import selectors, services
+from sessions.boards import board_for
 from sessions.forms import JoinForm
 from sessions.live import live_context, live_response
-from sessions.models import GameSession, JoinCode
+from sessions.models import GameSession, JoinCode, Seat
+from sessions.rule_messages import describe
 
 
 def _attempts_key(request: HttpRequest) -> str:
@@ -58,14 +62,71 @@ def join(request: HttpRequest) -> HttpResponse:
     return render(request, "join.html", {"form": form})
 
 
-def guest(request: HttpRequest, code: str) -> HttpResponse:
+def _seat_key(session_id: int) -> str:
+    return f"seat:{session_id}"
+
+
+def guest(request: HttpRequest, code: str, *, error: str | None = None) -> HttpResponse:
     join_code, refusal = _resolve(request, code)
     if refusal is not None:
         return refusal
     assert join_code is not None
     session = selectors.with_seats(GameSession.objects.select_related("night")).get(pk=join_code.session_id)
-    context = {**live_context(session, viewer="guest"), "code": join_code.code}
-    return render(request, "guest.html", context)
+    seat = request.session.get(_seat_key(session.pk))
+    context = {
+        **live_context(session, viewer="guest", seat=seat),
+        "code": join_code.code,
+        "seats": [(s.key, s.player.name) for s in session.seats.all()],
+        "error": error,
+    }
+    return render(request, "guest.html", context, status=400 if error else 200)
+
+
+@require_POST
+def guest_seat(request: HttpRequest, code: str) -> HttpResponse:
+    """A phone says whose it is, so that it can act for that player (e.g. a secret offer)."""
+    join_code, refusal = _resolve(request, code)
+    if refusal is not None:
+        return refusal
+    assert join_code is not None
+    seat = request.POST.get("seat", "")
+    if seat not in {s.key for s in join_code.session.seats.all()}:
+        return guest(request, code, error=_("Choose a player of this session."))
+    request.session[_seat_key(join_code.session_id)] = seat
+    return redirect("guest", code=join_code.code)
+
+
+@require_POST
+def guest_act(request: HttpRequest, code: str) -> HttpResponse:
+    """The phone's own move (its secret offer): applied to whatever version is current,
+    since it concerns this seat alone; the board module checks it still fits the table."""
+    join_code, refusal = _resolve(request, code)
+    if refusal is not None:
+        return refusal
+    assert join_code is not None
+    session_id = join_code.session_id
+    seat = request.session.get(_seat_key(session_id))
+    board = board_for(join_code.session)
+    if seat is None or board is None:
+        return guest(request, code, error=_("Say which player you are first."))
+    name = Seat.objects.select_related("player").get(session_id=session_id, player_id=int(seat)).player.name
+    for _attempt in range(3):
+        session = GameSession.objects.get(pk=session_id)
+        try:
+            services.append_event(
+                session_id=session_id,
+                expected_version=session.version,
+                type=board.PHONE_EVENT,
+                payload=board.phone_payload(request.POST, seat=seat, session=session),
+                author_label=name,
+                idempotency_key=request.POST.get("idempotency_key") or None,
+            )
+        except services.StaleWrite:
+            continue
+        except RuleError as error:
+            return guest(request, code, error=describe(error))
+        return redirect("guest", code=join_code.code)
+    return guest(request, code, error=_("The table is busy; send it again."))
 
 
 def guest_live(request: HttpRequest, code: str) -> HttpResponse:
@@ -83,5 +144,6 @@ def guest_live(request: HttpRequest, code: str) -> HttpResponse:
         version=session.version,
         load=lambda: selectors.with_seats(GameSession.objects.all()).get(pk=session.pk),
         viewer="guest",
+        seat=request.session.get(_seat_key(session.pk)),
         extra={"code": join_code.code},
     )
