@@ -1,0 +1,83 @@
+"""Secret offers on three devices: the host's and two phones joined by code."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, expect
+
+from scoring.tower_of_babel import engine as tob
+from sessions import services
+from sessions.models import GameSession
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_two_phones_offer_in_secret_and_the_host_sees_the_offers_only_when_both_are_in(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    owner = User.objects.create_user("ada", password="tower-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 20))
+    session = services.create_session(night=night, game="tower-of-babel", players=players, seed=5)
+    for event_type, payload in [("session.start", {}), (tob.FIRST_PLAYER, {"seat": str(players[0].pk)})]:
+        session.refresh_from_db()
+        services.append_event(session_id=session.pk, expected_version=session.version, type=event_type, payload=payload)
+    code = services.create_join_code(session=session).code
+    game = GameSession.objects.get(pk=session.pk).state["game"]
+    disc = next(d for d, v in game["discs"].items() if max(v["demand"].values()) >= 4)
+    kind, number = next(iter(game["discs"][disc]["demand"].items()))
+
+    host = new_context().new_page()
+    host.goto("/login/")
+    host.get_by_label("Username").fill("ada")
+    host.get_by_label("Password").fill("tower-pass-123")
+    host.get_by_role("button", name="Log in").click()
+    host.goto(f"/s/{session.pk}/")
+
+    phones = {}
+    for name in ["Bruno", "Chiara"]:
+        phone = new_context().new_page()
+        phone.goto(f"/j/{code}/")
+        phone.locator('select[name="seat"]').select_option(label=name)
+        phone.get_by_role("button", name="This is me").click()
+        phones[name] = phone
+
+    host.locator(f'a.disc[data-disc="{disc}"]').click()
+    host.get_by_role("button", name="Secret offers on the phones instead").click()
+    expect(host.get_by_role("heading", name="Waiting for the offers")).to_be_visible()
+
+    # The offer form appears on each phone by itself (the live region polls).
+    for phone in phones.values():
+        expect(phone.get_by_test_id("my-offer-form")).to_be_visible(timeout=3_000)
+    bruno, chiara = phones["Bruno"], phones["Chiara"]
+    bruno.locator(f'input[name="offer_{kind}"]').fill("2")
+    bruno.get_by_role("button", name="Offer in secret").click()
+    expect(bruno.get_by_test_id("my-offer")).to_contain_text("Your offer is in")
+    pending = chiara.get_by_test_id("tob-pending")
+    expect(pending).to_contain_text("Bruno: has offered", timeout=3_000)
+    expect(pending).not_to_contain_text(" 2")
+    chiara.screenshot(path=screenshots / "tower-of-babel-secret-01-waiting.png", full_page=True)
+
+    chiara.locator(f'input[name="offer_{kind}"]').fill("1")
+    chiara.get_by_role("button", name="Offer in secret").click()
+
+    # Both in: the offers show on the host's page; Ada accepts Bruno's and completes.
+    host.reload()
+    expect(host.get_by_role("heading", name="Offers are in: accept and complete")).to_be_visible()
+    host.locator(f'input[name="accept_{players[1].pk}"]').check()
+    host.locator(f'input[name="own_{kind}"]').fill(str(number - 2))
+    host.get_by_role("button", name="Record the build").click()
+    expect(host.get_by_text("Bruno to play")).to_be_visible()
+    host.screenshot(path=screenshots / "tower-of-babel-secret-02-built.png", full_page=True)
+
+    game = GameSession.objects.get(pk=session.pk).state["game"]
+    wonder = game["discs"][disc]["wonder"]
+    assert game["wonders"][wonder]["parts"] == {str(players[0].pk): number - 2, str(players[1].pk): 2}
+    assert game["points"][str(players[2].pk)]["rejected"] == 1  # TB-14
+    expect(chiara.get_by_text("Bruno to play")).to_be_visible(timeout=3_000)
