@@ -125,7 +125,33 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "tob_row_unverified": isinstance(unverified_rows, list) and state["row"] - 1 in unverified_rows,
         "tob_active_name": names.get(state["active"] or "", ""),
         "tob_pending": pending,
+        "tob_unverified": _unverified_in_use(state),
+        "tob_group": session.group_id,
     }
+
+
+def _unverified_in_use(state: dict[str, Any]) -> list[str]:
+    """The table values this session uses that no rulebook confirms, with the values."""
+    table = state["table"]
+    marks = unverified()
+    notes = []
+    if marks["single_disc_numbers"]:
+        numbers = ", ".join(str(n) for n in table["single_disc_numbers"])
+        notes.append(str(_("cards demanded by the single discs (%(numbers)s)")) % {"numbers": numbers})
+    bonus = marks["set_bonus"]
+    if isinstance(bonus, list) and bonus:
+        values = ", ".join(f"{count}→{table['set_bonus'][count]}" for count in bonus)
+        notes.append(str(_("disc-set bonus for %(values)s")) % {"values": values})
+    rows = marks["rows"]
+    if isinstance(rows, list) and rows:
+        values = ", ".join(f"{table['rows'][i][0]}/{table['rows'][i][1]}" for i in rows)
+        notes.append(
+            str(_("scoring rows %(first)d to %(last)d (%(values)s)"))
+            % {"first": rows[0] + 1, "last": rows[-1] + 1, "values": values}
+        )
+    if state["table"]["two_kind_discs"] and marks["two_kind_discs"]:
+        notes.append(str(_("three of the four two-kind discs")))
+    return notes
 
 
 def _offer_label(offer: dict[str, Any]) -> dict[str, Any]:
