@@ -405,17 +405,10 @@ def _use_card(state: JSON, seat: str, name: str, *, field: str, rule: str) -> JS
 
 
 def _check_deck_limit(state: JSON, seat: str, name: str, more: int, *, field: str) -> None:
-    in_deck = dict(table_of(state).action_cards)[name]
     used = sum(
         c["played"].get(name, 0) + (c["held"].get(name, 0) if s != seat else 0) for s, c in state["cards"].items()
     )
-    if used + more > in_deck:
-        raise RuleError(
-            gettext_noop("The action deck holds only {count} of this card."),
-            field=field,
-            rule="TB-22",
-            params={"count": in_deck},
-        )
+    table_of(state).check_deck(name, used + more, field=field)
 
 
 def _seat(state: JSON, raw: Any, field: str) -> str:

@@ -50,6 +50,17 @@ class Table:
     def bonus(self, count: int) -> int:
         return self.set_bonus[count]
 
+    def check_deck(self, card: str, count: int, *, field: str) -> None:
+        """Refuse more copies of an action card than the deck holds (TB-22)."""
+        in_deck = dict(self.action_cards)[card]
+        if count > in_deck:
+            raise RuleError(
+                gettext_noop("The action deck holds only {count} of this card."),
+                field=field,
+                rule="TB-22",
+                params={"count": in_deck},
+            )
+
     def as_json(self) -> dict[str, Any]:
         return {
             "single_disc_numbers": list(self.single_disc_numbers),

@@ -133,12 +133,5 @@ def _with_bonus_table(table: Table, overrides: dict[str, int] | None) -> Table:
 
 
 def _check_action_cards(table: Table, cards: dict[str, int]) -> None:
-    in_deck = dict(table.action_cards)
     for name, count in cards.items():
-        if count > in_deck[name]:
-            raise RuleError(
-                gettext_noop("The action deck holds only {count} of this card."),
-                field=f"action_cards.{name}",
-                rule="TB-22",
-                params={"count": in_deck[name]},
-            )
+        table.check_deck(name, count, field=f"action_cards.{name}")

@@ -149,7 +149,8 @@ def _unverified_in_use(state: dict[str, Any]) -> list[str]:
             str(_("scoring rows %(first)d to %(last)d (%(values)s)"))
             % {"first": rows[0] + 1, "last": rows[-1] + 1, "values": values}
         )
-    if state["table"]["two_kind_discs"] and marks["two_kind_discs"]:
+    in_play = any(len(disc["demand"]) == 2 for disc in state["discs"].values())
+    if in_play and marks["two_kind_discs"]:
         notes.append(str(_("three of the four two-kind discs")))
     return notes
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
@@ -89,6 +89,13 @@ def new_context(
                 page.screenshot(path=SCREENSHOTS / f"{request.node.name}-failed-context{number}-page{index}.png")
     for context in contexts:
         context.close()
+
+
+def log_in(page: Page, username: str, password: str) -> None:
+    page.goto("/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
 
 
 @pytest.fixture

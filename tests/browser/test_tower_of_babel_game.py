@@ -17,6 +17,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from sessions import services
 from sessions.models import GameSession, Result
+from tests.browser.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,10 +59,7 @@ def test_a_three_player_game_with_a_trading_card_and_a_tie_ends_with_ranks_on_sc
     a, b, c = (str(p.pk) for p in players)
 
     page = new_context().new_page()
-    page.goto("/login/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill("tower-pass-123")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, "ada", "tower-pass-123")
     page.goto(f"/n/{night.pk}/sessions/new/")
     page.get_by_role("link", name="Tower of Babel").click()
     for index, (name, colour) in enumerate(zip(NAMES, ["red", "yellow", "green"], strict=True)):

@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, expect
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
+from tests.browser.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,10 +35,7 @@ def test_two_phones_offer_in_secret_and_the_host_sees_the_offers_only_when_both_
     kind, number = next(iter(game["discs"][disc]["demand"].items()))
 
     host = new_context().new_page()
-    host.goto("/login/")
-    host.get_by_label("Username").fill("ada")
-    host.get_by_label("Password").fill("tower-pass-123")
-    host.get_by_role("button", name="Log in").click()
+    log_in(host, "ada", "tower-pass-123")
     host.goto(f"/s/{session.pk}/")
 
     phones = {}
