@@ -19,6 +19,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from scoring.errors import RuleError, gettext_noop
+from scoring.seven_wonders.data import project
+from scoring.seven_wonders.projects import Participant, resolve
+from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 from scoring.tower_of_babel.discs import score_discs
 from scoring.tower_of_babel.table import Table, load_table
 from scoring.tower_of_babel.wonders import score_wonder
@@ -76,6 +79,81 @@ class DiscsIn(serializers.Serializer):
     )
     action_cards = ActionCardsIn(required=False)
     bonus_table = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=1000), required=False)
+
+
+class SheetPlayerIn(serializers.Serializer):
+    name = serializers.CharField(min_length=1, max_length=40)
+    coins = serializers.IntegerField()
+
+
+class SevenWondersScoreIn(serializers.Serializer):
+    players = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=8)
+
+
+class ParticipantIn(serializers.Serializer):
+    name = serializers.CharField(min_length=1, max_length=40)
+    markers = serializers.IntegerField(min_value=0, max_value=20)
+    can_suffer_penalty = serializers.BooleanField(default=True)
+
+
+class GreatProjectIn(serializers.Serializer):
+    project = serializers.CharField(max_length=40)
+    players = ParticipantIn(many=True, allow_empty=False)
+    markers_left = serializers.IntegerField(min_value=0, max_value=20)
+    age = serializers.IntegerField(min_value=1, max_value=3)
+    tiles = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=24), required=False, default=list
+    )
+
+
+@calculator
+def seven_wonders_score(request: Request) -> Response:
+    incoming = SevenWondersScoreIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    entries = incoming.validated_data["players"]
+    for index, entry in enumerate(entries):
+        checked = SheetPlayerIn(data=entry)
+        if not checked.is_valid():
+            # Keyed by index, as DRF reports list items, so the field reads "players[1].coins".
+            raise serializers.ValidationError({"players": {index: checked.errors}})  # type: ignore[dict-item]
+    _check_unique_names([entry["name"] for entry in entries], "players")
+    sheets = [score_sheet(entry, field=f"players[{index}]") for index, entry in enumerate(entries)]
+    ranks = rank_sheets(sheets)
+    players = [
+        {"name": s.name, "columns": s.columns, "total": s.total, "rank": ranks[s.name], "science_symbols": s.science}
+        for s in sheets
+    ]
+    return Response({"players": players, "winners": [s.name for s in sheets if ranks[s.name] == 1]})
+
+
+@calculator
+def seven_wonders_great_project(request: Request) -> Response:
+    incoming = GreatProjectIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    data = incoming.validated_data
+    _check_unique_names([p["name"] for p in data["players"]], "players")
+    success, outcomes = resolve(
+        data["project"],
+        [Participant(**player) for player in data["players"]],
+        markers_left=data["markers_left"],
+        age=data["age"],
+        tiles=data["tiles"],
+    )
+    results = []
+    for outcome in outcomes:
+        row: dict[str, Any] = {"name": outcome.name, "outcome": outcome.outcome, "times": outcome.times}
+        if outcome.vp is not None:
+            row["vp"] = outcome.vp
+        results.append(row)
+    return Response({"success": success, "results": results, "project": project(data["project"])})
+
+
+def _check_unique_names(names: list[str], field: str) -> None:
+    seen: set[str] = set()
+    for index, name in enumerate(names):
+        if name in seen:
+            raise RuleError(gettext_noop("Each player key is used once."), field=f"{field}[{index}].name")
+        seen.add(name)
 
 
 @calculator
