@@ -19,6 +19,13 @@ from sessions.models import GameNight, Player
 SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
 
 
+def parse_sum(text: str) -> int | None:
+    """``3+4+2`` → 9, ``-2`` → -2; None for anything else."""
+    if not SUM.match(text):
+        return None
+    return sum(int(term.replace(" ", "")) for term in re.findall(r"[+-]?\s*\d+", text))
+
+
 class IdempotentForm(forms.Form):
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
 
@@ -60,9 +67,10 @@ class SumField(forms.CharField):
         text = super().to_python(value)
         if not text:
             return None
-        if not SUM.match(text):
+        total = parse_sum(text)
+        if total is None:
             raise forms.ValidationError(_("Enter a whole number or a sum like 3+4+2."), code="invalid")
-        return sum(int(term.replace(" ", "")) for term in re.findall(r"[+-]?\s*\d+", text))
+        return total
 
 
 class SessionForm(IdempotentForm):

@@ -22,6 +22,7 @@ from scoring.engine import Engine
 from scoring.errors import RuleError, gettext_noop
 from scoring.score_entry import ScoreEntry
 from scoring.session import Rules
+from scoring.seven_wonders.engine import SevenWonders
 from scoring.tower_of_babel.engine import TowerOfBabel
 from scoring.tower_of_babel.table import load_table
 
@@ -138,6 +139,7 @@ GAMES: dict[str, Game] = {
             max_players=8,
             player_rule="SW-1",
             entry=ScoreEntry(tiebreak="coins", rule="SW-14"),
+            engine=SevenWonders(),
             tiebreak_label=_("coins"),
             options=(
                 Option("tower_tiles", _("Tower of Babel tiles"), True),

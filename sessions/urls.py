@@ -22,6 +22,7 @@ urlpatterns = [
     path("s/<int:session_id>/places/", play.session_places, name="session_places"),
     path("s/<int:session_id>/do/<slug:action>/", play.session_action, name="session_action"),
     path("s/<int:session_id>/play/<slug:event>/", play.session_play, name="session_play"),
+    path("s/<int:session_id>/preview/", play.session_preview, name="session_preview"),
     path("s/<int:session_id>/code/", play.join_code_new, name="join_code_new"),
     path("s/<int:session_id>/code/<int:code_id>/revoke/", play.join_code_revoke, name="join_code_revoke"),
     path("s/<int:session_id>/code/qr.svg", play.join_code_qr, name="join_code_qr"),
@@ -30,4 +31,5 @@ urlpatterns = [
     path("j/<str:code>/live/", join.guest_live, name="guest_live"),
     path("j/<str:code>/seat/", join.guest_seat, name="guest_seat"),
     path("j/<str:code>/act/", join.guest_act, name="guest_act"),
+    path("j/<str:code>/preview/", join.guest_preview, name="guest_preview"),
 ]

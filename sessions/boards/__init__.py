@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 from django.http import QueryDict
 
-from sessions.boards import tower_of_babel
-from sessions.games import TOWER_OF_BABEL
+from sessions.boards import seven_wonders, tower_of_babel
+from sessions.games import SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.models import GameSession
 
 
@@ -40,7 +40,9 @@ class Board(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
-BOARDS: dict[str, Board] = {TOWER_OF_BABEL: tower_of_babel}
+BOARDS: dict[str, Board] = {TOWER_OF_BABEL: tower_of_babel, SEVEN_WONDERS: seven_wonders}
+# Games whose forms show their totals as they are typed (the 7 Wonders sheet).
+PREVIEWS = {SEVEN_WONDERS: seven_wonders}
 # Games whose unverified component values a group can set ("our board says ...").
 EDITIONS = {TOWER_OF_BABEL: tower_of_babel}
 

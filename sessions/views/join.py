@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from sessions import selectors, services
-from sessions.boards import board_for
+from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
 from sessions.live import live_context, live_response
 from sessions.models import GameSession, JoinCode, Seat
@@ -94,6 +94,19 @@ def guest_seat(request: HttpRequest, code: str) -> HttpResponse:
         return guest(request, code, error=_("Choose a player of this session."))
     request.session[_seat_key(join_code.session_id)] = seat
     return redirect("guest", code=join_code.code)
+
+
+@require_POST
+def guest_preview(request: HttpRequest, code: str) -> HttpResponse:
+    """Totals for a sheet being typed on a phone (nothing is saved)."""
+    join_code, refusal = _resolve(request, code)
+    if refusal is not None:
+        return refusal
+    assert join_code is not None
+    previews = PREVIEWS.get(join_code.session.game)
+    if previews is None:
+        raise Http404
+    return render(request, "boards/seven_wonders/_preview.html", previews.preview(request.POST, join_code.session))
 
 
 @require_POST

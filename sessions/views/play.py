@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
-from sessions.boards import board_for
+from sessions.boards import PREVIEWS, board_for
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.http import MemberRequest
@@ -114,6 +114,17 @@ def session_play(request: MemberRequest, session_id: int, event: str) -> HttpRes
         return board.payload(event_type, request.POST, session)
 
     return _write(request, session, form, event_type=event_type, payload=payload, form_name="play_form")
+
+
+@login_required
+@require_POST
+def session_preview(request: MemberRequest, session_id: int) -> HttpResponse:
+    """Totals for a form being typed (nothing is saved)."""
+    session = selectors.session_of_member(request.user, session_id)
+    previews = PREVIEWS.get(session.game)
+    if previews is None:
+        raise Http404
+    return render(request, "boards/seven_wonders/_preview.html", previews.preview(request.POST, session))
 
 
 @login_required
