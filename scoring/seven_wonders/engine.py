@@ -1,40 +1,68 @@
-"""The 7 Wonders session engine: each player's end-of-game sheet (SW-12..SW-14).
+"""The 7 Wonders session engine: tile draft, Babel board, Great Projects, score sheets.
 
-This first slice records the sheets and ranks them; the tile draft, the ages and the Great
-Projects' resolution come on top of it.
+Seats are in clockwise order; a player's right-hand neighbour is the previous seat, so a
+draft hand passes to ``seats[i - 1]`` and arrives from ``seats[i + 1]`` (SW-2).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from scoring.engine import JSON, Standing
 from scoring.errors import RuleError, gettext_noop
+from scoring.seven_wonders.data import data, markers_for
+from scoring.seven_wonders.projects import Participant, resolve
 from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 
-SHEET = "sw.sheet"
+DRAFT_PICK, DRAFT_RECORD, BUILD_TILES = "sw.draft_pick", "sw.draft_record", "sw.build_tiles"
+PARTICIPATE, END_AGE, SHEET = "sw.participate", "sw.end_age", "sw.sheet"
+TILES = range(1, 25)
 
 
 class SevenWonders:
     """The engine the session core calls (``scoring.engine.Engine``)."""
 
     def initial_state(self, *, seats: Sequence[str], options: Mapping[str, JSON], seed: int) -> JSON:
-        return {"seats": list(seats), "sheets": {}}
+        rng = random.Random(seed)
+        tiles_on, projects_on = bool(options.get("tower_tiles")), bool(options.get("great_projects"))
+        state: dict[str, Any] = {"seats": list(seats), "sheets": {}, "tiles_on": tiles_on, "projects_on": projects_on}
+        if tiles_on:  # SW-2: shuffle the 24 tiles, deal 3 to each player
+            deck = list(TILES)
+            rng.shuffle(deck)
+            state |= {
+                "draft_step": 1,
+                "hands": {seat: sorted(deck[3 * i : 3 * i + 3]) for i, seat in enumerate(seats)},
+                "kept": {seat: [] for seat in seats},
+                "picks": {},
+                "tiles": {},
+                "built": [],
+                # SW-1: 3 spaces for 2-4 players (2 active with 2), 4 spaces for 5-8.
+                "spaces": 2 if len(seats) == 2 else 3 if len(seats) <= 4 else 4,
+            }
+        if projects_on:  # SW-3: one project of each age, drawn at random
+            cards = data()["projects"]["value"]
+            drawn = [rng.choice([c["slug"] for c in cards if c["age"] == age]) for age in (1, 2, 3)]
+            state |= {"projects": drawn, "markers_left": markers_for(len(seats)), "markers": {}, "resolved": []}
+        state["age"] = 1
+        return state
 
     def event_types(self) -> frozenset[str]:
-        return frozenset({SHEET})
+        return frozenset({DRAFT_PICK, DRAFT_RECORD, BUILD_TILES, PARTICIPATE, END_AGE, SHEET})
 
     def apply(self, state: JSON, *, type: str, payload: Mapping[str, JSON]) -> JSON:
-        if type != SHEET:
+        handlers = {
+            DRAFT_PICK: _draft_pick,
+            DRAFT_RECORD: _draft_record,
+            BUILD_TILES: _build_tiles,
+            PARTICIPATE: _participate,
+            END_AGE: _end_age,
+            SHEET: _sheet,
+        }
+        if type not in handlers:
             raise RuleError(gettext_noop("Unknown event type {type}."), field="type", params={"type": type})
-        seat = payload.get("seat")
-        if seat not in state["seats"]:
-            raise RuleError(gettext_noop("Choose a player of this session."), field="seat")
-        entry = payload.get("sheet")
-        if not isinstance(entry, Mapping):
-            raise RuleError(gettext_noop("Give the sheet's columns by name."), field="sheet")
-        score_sheet({**entry, "name": seat}, field="sheet")  # refuses what is not a number or breaks SW-8
-        return {**state, "sheets": {**state["sheets"], seat: dict(entry)}}
+        return handlers[type](state, payload)
 
     def standings(self, state: JSON) -> list[Standing] | None:
         if set(state["sheets"]) != set(state["seats"]):
@@ -42,11 +70,174 @@ class SevenWonders:
         sheets = [score_sheet({**state["sheets"][seat], "name": seat}) for seat in state["seats"]]
         ranks = rank_sheets(sheets)
         return [
-            Standing(
-                seat=sheet.name,
-                score=sheet.total,
-                rank=ranks[sheet.name],
-                breakdown={**sheet.columns, "coins": sheet.coins},
-            )
-            for sheet in sheets
+            Standing(seat=s.name, score=s.total, rank=ranks[s.name], breakdown={**s.columns, "coins": s.coins})
+            for s in sheets
         ]
+
+
+# --- the tile draft (SW-2) ---------------------------------------------------------------
+
+
+def _draft_pick(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    _need_tiles(state)
+    step = state["draft_step"]
+    if step == 0:
+        raise RuleError(gettext_noop("The tile draft is over."), field="type", rule="SW-2")
+    seat = _seat(state, payload.get("seat"))
+    tile = payload.get("tile")
+    if tile not in state["hands"][seat]:
+        raise RuleError(gettext_noop("Keep one of the tiles in your hand."), field="tile", rule="SW-2")
+    picks = {**state["picks"], seat: tile}
+    if set(picks) != set(state["seats"]):
+        return {**state, "picks": picks}
+    seats = state["seats"]
+    kept = {seat: [*state["kept"][seat], picks[seat]] for seat in seats}
+    rest = {seat: [t for t in state["hands"][seat] if t != picks[seat]] for seat in seats}
+    # Each passes the rest to the right-hand neighbour, i.e. receives from the left one.
+    received = {seat: rest[seats[(i + 1) % len(seats)]] for i, seat in enumerate(seats)}
+    if step == 1:
+        return {**state, "kept": kept, "hands": received, "picks": {}, "draft_step": 2}
+    tiles = {seat: sorted(kept[seat] + received[seat]) for seat in seats}  # step 3: add the last tile
+    return {**state, "kept": kept, "hands": {}, "picks": {}, "draft_step": 0, "tiles": tiles}
+
+
+def _draft_record(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    """A draft done with the physical tiles: three different tiles per player."""
+    _need_tiles(state)
+    if state["draft_step"] != 1 or state["picks"]:
+        raise RuleError(gettext_noop("The app's draft has already begun; undo it first."), field="type", rule="SW-2")
+    raw = payload.get("tiles")
+    if not isinstance(raw, Mapping) or set(raw) != set(state["seats"]):
+        raise RuleError(gettext_noop("Give three tiles for every player."), field="tiles", rule="SW-2")
+    seen: set[int] = set()
+    tiles = {}
+    for seat in state["seats"]:
+        held = raw[seat]
+        if not isinstance(held, list) or len(held) != 3 or len(set(held)) != 3:
+            raise RuleError(gettext_noop("Give three different tiles."), field=f"tiles.{seat}", rule="SW-2")
+        for tile in held:
+            if tile not in TILES or tile in seen:
+                raise RuleError(
+                    gettext_noop("Tile {tile} is not a tile or is held twice."),
+                    field=f"tiles.{seat}",
+                    rule="SW-2",
+                    params={"tile": tile},
+                )
+            seen.add(tile)
+        tiles[seat] = sorted(held)
+    return {**state, "hands": {}, "kept": {s: [] for s in state["seats"]}, "draft_step": 0, "tiles": tiles}
+
+
+# --- building tiles (SW-5, SW-6) ------------------------------------------------------------
+
+
+def _build_tiles(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    """The tiles built in one turn: revealed together, placed in increasing number."""
+    _need_tiles(state)
+    if state["draft_step"] != 0:
+        raise RuleError(gettext_noop("Finish the tile draft first."), field="type", rule="SW-2")
+    raw = payload.get("tiles")
+    if not isinstance(raw, Mapping) or not raw:
+        raise RuleError(gettext_noop("Say who built which tile."), field="tiles", rule="SW-5")
+    done = {tile for _seat, tile in state["built"]}
+    new = []
+    for seat, tile in raw.items():
+        _seat(state, seat)
+        if tile not in state["tiles"][seat] or tile in done:
+            raise RuleError(
+                gettext_noop("Build one of your own tiles that is not built yet."), field=f"tiles.{seat}", rule="SW-5"
+            )
+        new.append([seat, tile])
+    return {**state, "built": state["built"] + sorted(new, key=lambda pair: pair[1])}
+
+
+def visible_tiles(state: JSON) -> list[int | None]:
+    """The tile showing on each active space: the first goes on the marked space, the next
+    clockwise, and once all are used a new tile covers the oldest visible one (SW-6)."""
+    spaces: list[int | None] = [None] * state["spaces"]
+    for index, (_seat, tile) in enumerate(state["built"]):
+        spaces[index % state["spaces"]] = tile
+    return spaces
+
+
+def tiles_built(state: JSON, seat: str) -> int:
+    return sum(1 for owner, _tile in state.get("built", []) if owner == seat)
+
+
+# --- Great Projects (SW-9, SW-10) -----------------------------------------------------------
+
+
+def _participate(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    _need_projects(state)
+    seat = _seat(state, payload.get("seat"))
+    extra = payload.get("same_turn_reserve", False) is True
+    if state["markers_left"] == 0 and not extra:
+        raise RuleError(gettext_noop("No participation marker is left this age."), field="seat", rule="SW-9")
+    markers = {**state["markers"], seat: state["markers"].get(seat, 0) + 1}
+    return {**state, "markers": markers, "markers_left": max(0, state["markers_left"] - 1)}
+
+
+def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    _need_projects(state)
+    age = state["age"]
+    if age > 3:
+        raise RuleError(gettext_noop("All three ages are over."), field="type", rule="SW-10")
+    spared = payload.get("cannot_suffer", [])
+    if not isinstance(spared, list) or not set(spared) <= set(state["seats"]):
+        raise RuleError(gettext_noop("List players of this session."), field="cannot_suffer")
+    players = [
+        Participant(seat, state["markers"].get(seat, 0), can_suffer_penalty=seat not in spared)
+        for seat in state["seats"]
+    ]
+    visible = [t for t in visible_tiles(state) if t] if state["tiles_on"] else []
+    success, outcomes = resolve(
+        state["projects"][age - 1], players, markers_left=state["markers_left"], age=age, tiles=visible
+    )
+    record = {
+        "age": age,
+        "project": state["projects"][age - 1],
+        "success": success,
+        "outcomes": [{"seat": o.name, "outcome": o.outcome, "times": o.times, "vp": o.vp} for o in outcomes],
+    }
+    following = {"markers_left": markers_for(len(state["seats"])), "markers": {}} if age < 3 else {"markers": {}}
+    return {**state, **following, "age": age + 1, "resolved": [*state["resolved"], record]}
+
+
+def penalty_token_points(state: JSON, seat: str) -> int:
+    """What the Great Project penalty tokens a player took are worth (SW-10, SW-12)."""
+    return sum(
+        o["vp"] or 0
+        for record in state.get("resolved", [])
+        for o in record["outcomes"]
+        if o["seat"] == seat and o["outcome"] == "penalty_token"
+    )
+
+
+# --- the sheet (SW-12..SW-14) -----------------------------------------------------------------
+
+
+def _sheet(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    seat = _seat(state, payload.get("seat"))
+    entry = payload.get("sheet")
+    if not isinstance(entry, Mapping):
+        raise RuleError(gettext_noop("Give the sheet's columns by name."), field="sheet")
+    score_sheet({**entry, "name": seat}, field="sheet")  # refuses what is not a number or breaks SW-8
+    return {**state, "sheets": {**state["sheets"], seat: dict(entry)}}
+
+
+def _seat(state: JSON, raw: Any) -> str:
+    if raw is None or str(raw) not in state["seats"]:
+        raise RuleError(gettext_noop("Choose a player of this session."), field="seat")
+    return str(raw)
+
+
+def _need_tiles(state: JSON) -> None:
+    if not state["tiles_on"]:
+        raise RuleError(
+            gettext_noop("This game is played without the Tower of Babel tiles."), field="type", rule="SW-2"
+        )
+
+
+def _need_projects(state: JSON) -> None:
+    if not state["projects_on"]:
+        raise RuleError(gettext_noop("This game is played without Great Projects."), field="type", rule="SW-3")
