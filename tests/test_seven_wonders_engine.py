@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.seven_wonders.data import project
 from scoring.seven_wonders import engine as sw
+from scoring.seven_wonders.data import project
 from scoring.seven_wonders.engine import SevenWonders
 
 ENGINE = SevenWonders()
