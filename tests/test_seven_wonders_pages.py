@@ -75,7 +75,7 @@ def test_each_player_can_fill_in_their_own_sheet_on_their_phone(table):
     phone.post(f"/j/{code}/seat/", {"seat": seat})
     assert 'data-testid="my-sheet"' in phone.get(f"/j/{code}/").content.decode()
     assert "Total 78" in phone.post(f"/j/{code}/preview/", ADA).content.decode()
-    assert phone.post(f"/j/{code}/act/", ADA).status_code == 302
+    assert phone.post(f"/j/{code}/act/", {**ADA, "move": "sheet"}).status_code == 302
     table.refresh_from_db()
     assert table.state["game"]["sheets"][seat]["civilian"] == 12
     assert table.events.last().author_label == "Ada"

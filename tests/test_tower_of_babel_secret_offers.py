@@ -59,7 +59,7 @@ def test_offers_stay_secret_until_all_are_in_then_show_to_everyone(member, membe
     disc, demand = choose(member_client, session)
     kind, number = next(iter(demand.items()))
     bruno, chiara = phone(code, seats[1]), phone(code, seats[2])
-    assert bruno.post(f"/j/{code}/act/", {"disc": disc, f"offer_{kind}": "2"}).status_code == 302
+    assert bruno.post(f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": "2"}).status_code == 302
 
     for page in [chiara.get(f"/j/{code}/").content.decode(), member_client.get(f"/s/{session.pk}/").content.decode()]:
         assert "has offered" in page
@@ -72,7 +72,7 @@ def test_offers_stay_secret_until_all_are_in_then_show_to_everyone(member, membe
     offers = [e for e in api.get(f"/api/v1/sessions/{session.pk}/events/").json()["events"] if e["type"] == tob.OFFER]
     assert offers[0]["payload"] == {"seat": seats[1]}
 
-    assert chiara.post(f"/j/{code}/act/", {"disc": disc}).status_code == 302  # an empty offer
+    assert chiara.post(f"/j/{code}/act/", {"move": "offer", "disc": disc}).status_code == 302  # an empty offer
     revealed = chiara.get(f"/j/{code}/").content.decode()
     assert f"{kind} 2" in revealed
     assert "Offers are in: accept and complete" in member_client.get(f"/s/{session.pk}/").content.decode()
@@ -97,8 +97,8 @@ def test_a_phone_cannot_offer_twice_or_for_a_build_that_is_over(member_client, t
     disc, demand = choose(member_client, session)
     kind = next(iter(demand))
     bruno = phone(code, seats[1])
-    bruno.post(f"/j/{code}/act/", {"disc": disc, f"offer_{kind}": "1"})
-    stale = bruno.post(f"/j/{code}/act/", {"disc": "some-other-disc", f"offer_{kind}": "1"})
+    bruno.post(f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": "1"})
+    stale = bruno.post(f"/j/{code}/act/", {"move": "offer", "disc": "some-other-disc", f"offer_{kind}": "1"})
     assert stale.status_code == 400
     assert "That build is over" in stale.content.decode()
 
@@ -107,7 +107,9 @@ def test_an_offer_above_the_disc_number_is_refused_on_the_phone(member_client, t
     session, seats, code = table
     disc, demand = choose(member_client, session, below=6)
     kind, number = next(iter(demand.items()))
-    response = phone(code, seats[1]).post(f"/j/{code}/act/", {"disc": disc, f"offer_{kind}": str(number + 1)})
+    response = phone(code, seats[1]).post(
+        f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": str(number + 1)}
+    )
     assert response.status_code == 400
     assert "(rule TB-12)" in response.content.decode()
 
@@ -115,7 +117,7 @@ def test_an_offer_above_the_disc_number_is_refused_on_the_phone(member_client, t
 def test_a_phone_must_say_which_player_it_is_before_acting(member_client, table):
     session, _seats, code = table
     disc, _demand = choose(member_client, session)
-    response = Client().post(f"/j/{code}/act/", {"disc": disc})
+    response = Client().post(f"/j/{code}/act/", {"move": "offer", "disc": disc})
     assert response.status_code == 400
     assert "Say which player you are first." in response.content.decode()
     assert Client().post(f"/j/{code}/seat/", {"seat": "999999"}).status_code == 400

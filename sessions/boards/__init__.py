@@ -20,7 +20,7 @@ class Board(Protocol):
     BOARD_TEMPLATE: str
     CONTROLS_TEMPLATE: str
     PHONE_TEMPLATE: str
-    PHONE_EVENT: str
+    PHONE_EVENTS: dict[str, str]
     EVENTS: dict[str, str]
 
     def board_context(self, session: GameSession) -> dict[str, Any]: ...
@@ -31,7 +31,7 @@ class Board(Protocol):
 
     def phone_context(self, session: GameSession, seat: str | None) -> dict[str, Any]: ...
 
-    def phone_payload(self, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]: ...
+    def phone_payload(self, event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]: ...
 
     def public_state(self, state: dict[str, Any]) -> dict[str, Any]: ...
 

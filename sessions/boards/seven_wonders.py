@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
+from scoring.seven_wonders.data import data as card_data
+from scoring.seven_wonders.data import project
 from scoring.seven_wonders.sheet import score_sheet
 from sessions.forms import parse_sum
 from sessions.models import GameSession
@@ -17,8 +19,22 @@ from sessions.rule_messages import describe
 BOARD_TEMPLATE = "boards/seven_wonders/_board.html"
 CONTROLS_TEMPLATE = "boards/seven_wonders/_controls.html"
 PHONE_TEMPLATE = "boards/seven_wonders/_phone.html"
-PHONE_EVENT = sw.SHEET
-EVENTS = {"sheet": sw.SHEET}
+PHONE_EVENTS = {"sheet": sw.SHEET, "pick": sw.DRAFT_PICK}
+EVENTS = {
+    "sheet": sw.SHEET,
+    "draft": sw.DRAFT_RECORD,
+    "build": sw.BUILD_TILES,
+    "participate": sw.PARTICIPATE,
+    "end-age": sw.END_AGE,
+}
+COLOUR_NAMES = {
+    "blue": _("blue"),
+    "green": _("green"),
+    "red": _("red"),
+    "brown": _("brown"),
+    "yellow": _("yellow"),
+    "purple": _("purple"),
+}
 
 COLUMN_NAMES = {
     "military": _("Military"),
@@ -61,6 +77,8 @@ def board_context(session: GameSession) -> dict[str, Any]:
         for c in columns_in_play(session)
     ]
     return {
+        **_tiles_context(state, names),
+        **_project_context(state, names),
         "sw_players": [{"name": names[s], "done": s in scored} for s in state["seats"]],
         "sw_rows": rows,
         "sw_totals": [scored[s].total if s in scored else None for s in state["seats"]],
@@ -68,9 +86,54 @@ def board_context(session: GameSession) -> dict[str, Any]:
     }
 
 
+def _tiles_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    if not state["tiles_on"]:
+        return {}
+    if state["draft_step"]:
+        picked = [(names[s], s in state["picks"]) for s in state["seats"]]
+        return {"sw_draft": {"step": state["draft_step"], "picked": picked}}
+    effects = card_data()["tiles"]
+    with_amount = set(effects["age_amount"])
+    age = min(state["age"], 3)
+    visible = [
+        {"space": i + 1, "tile": t, "effect": effects["value"][str(t)], "amount": age if t in with_amount else None}
+        for i, t in enumerate(sw.visible_tiles(state))
+        if t
+    ]
+    built = [(names[s], sw.tiles_built(state, s)) for s in state["seats"]]
+    return {"sw_tiles": {"visible": visible, "built": built, "spaces": state["spaces"]}}
+
+
+def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    if not state["projects_on"]:
+        return {}
+    current = None
+    if state["age"] <= 3:
+        card = project(state["projects"][state["age"] - 1])
+        current = {
+            **card,
+            "colour_name": COLOUR_NAMES[card["colour"]],
+            "markers_left": state["markers_left"],
+            "markers": [(names[s], n) for s, n in state["markers"].items()],
+        }
+    resolved = [
+        {
+            "age": r["age"],
+            "name": project(r["project"])["name"],
+            "success": r["success"],
+            "outcomes": [(names[o["seat"]], o["outcome"], o["times"], o["vp"]) for o in r["outcomes"]],
+        }
+        for r in state["resolved"]
+    ]
+    return {"sw_project": current, "sw_resolved": resolved, "sw_age": state["age"]}
+
+
 def _form(session: GameSession, seat: str, data: QueryDict | None = None) -> dict[str, Any]:
     """The sheet's input fields for one seat, filled with what was entered before."""
-    entry = session.state["game"]["sheets"].get(seat, {})
+    state = session.state["game"]
+    # A new sheet starts from what the app already knows: tiles built, penalty tokens.
+    known = {"babel_tiles": sw.tiles_built(state, seat), "great_projects": sw.penalty_token_points(state, seat) or ""}
+    entry = state["sheets"].get(seat, known)
     science = entry.get("science", {})
     typed = [c for c in columns_in_play(session) if c not in ("treasury", "science", "babel_tiles")]
     fields = [("coins", _("Coins"), entry.get("coins", ""))] + [(c, COLUMN_NAMES[c], entry.get(c, "")) for c in typed]
@@ -84,17 +147,44 @@ def _form(session: GameSession, seat: str, data: QueryDict | None = None) -> dic
 
 
 def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
+    state = session.state["game"]
     names = _names(session)
-    return {"sw_forms": [{"name": names[s], **_form(session, s)} for s in session.state["game"]["seats"]]}
+    built = {tile for _seat, tile in state.get("built", [])}
+    return {
+        "sw_forms": [{"name": names[s], **_form(session, s)} for s in state["seats"]],
+        "sw_seats": [(s, names[s]) for s in state["seats"]],
+        "sw_unbuilt": [t for t in range(1, 25) if t not in built],
+    }
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
+    """A player's own phone: their draft hand (secret), their tiles, their sheet."""
     if seat is None:
         return {"my_sheet": None}
-    return {"my_sheet": _form(session, seat)}
+    state = session.state["game"]
+    context: dict[str, Any] = {"my_sheet": _form(session, seat)}
+    if state["tiles_on"] and state["draft_step"]:
+        effects = card_data()["tiles"]["value"]
+        context["my_draft"] = {
+            "step": state["draft_step"],
+            "hand": [(t, effects[str(t)]) for t in state["hands"][seat]],
+            "kept": [(t, effects[str(t)]) for t in state["kept"][seat]],
+            "picked": state["picks"].get(seat),
+        }
+    elif state["tiles_on"]:
+        built = {tile for owner, tile in state["built"] if owner == seat}
+        effects = card_data()["tiles"]["value"]
+        context["my_tiles"] = [(t, effects[str(t)], t in built) for t in state["tiles"][seat]]
+    return context
 
 
-def phone_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+    if event_type == sw.DRAFT_PICK:
+        return {"seat": seat, "tile": _number(data.get("tile"))}
+    return _sheet_payload(data, seat=seat, session=session)
+
+
+def _sheet_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
     entry: dict[str, Any] = {}
     for name in ["coins", *[c for c in columns_in_play(session) if c not in ("treasury", "science", "babel_tiles")]]:
         entry[name] = _number(data.get(name))
@@ -105,12 +195,21 @@ def phone_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[s
 
 
 def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]:
-    return phone_payload(data, seat=data.get("seat", ""), session=session)
+    seats = session.state["game"]["seats"]
+    if event_type == sw.DRAFT_RECORD:
+        return {"tiles": {s: [_number(data.get(f"tile_{s}_{i}")) for i in range(3)] for s in seats}}
+    if event_type == sw.BUILD_TILES:
+        return {"tiles": {s: _number(data.get(f"built_{s}")) for s in seats if data.get(f"built_{s}")}}
+    if event_type == sw.PARTICIPATE:
+        return {"seat": data.get("seat"), "same_turn_reserve": "same_turn_reserve" in data}
+    if event_type == sw.END_AGE:
+        return {"cannot_suffer": [s for s in seats if f"cannot_suffer_{s}" in data]}
+    return _sheet_payload(data, seat=data.get("seat", ""), session=session)
 
 
 def preview(data: QueryDict, session: GameSession) -> dict[str, Any]:
     """The sheet's columns and total for what is typed so far, without saving anything."""
-    entry = phone_payload(data, seat="", session=session)["sheet"]
+    entry = _sheet_payload(data, seat="", session=session)["sheet"]
     try:
         sheet = score_sheet({**entry, "name": ""}, field="sheet")
     except RuleError as error:
@@ -120,11 +219,23 @@ def preview(data: QueryDict, session: GameSession) -> dict[str, Any]:
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
-    return state
+    """Drafted and held tiles are secret (SW-2); only built tiles are public."""
+    game = state.get("game")
+    if not game or not game.get("tiles_on"):
+        return state
+    hidden = {
+        "hands": {seat: len(hand) for seat, hand in game["hands"].items()},
+        "kept": {seat: len(kept) for seat, kept in game["kept"].items()},
+        "picks": {seat: True for seat in game["picks"]},
+        "tiles": {seat: len(tiles) for seat, tiles in game["tiles"].items()},
+    }
+    return {**state, "game": {**game, **hidden}}
 
 
 def public_payloads(state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    return [payload for _seq, _type, payload in events]
+    """A draft pick shows who picked, a recorded draft nothing: the tiles stay secret."""
+    secret = {sw.DRAFT_PICK: lambda p: {"seat": p.get("seat")}, sw.DRAFT_RECORD: lambda p: {}}
+    return [secret[kind](payload) if kind in secret else payload for _seq, kind, payload in events]
 
 
 def _number(raw: str | None) -> int | str:

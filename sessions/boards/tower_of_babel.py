@@ -16,7 +16,7 @@ BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
 CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
 # What a player does on their own phone: an offer, in secret until all are in (TB-12).
 PHONE_TEMPLATE = "boards/tower_of_babel/_phone.html"
-PHONE_EVENT = tob.OFFER
+PHONE_EVENTS = {"offer": tob.OFFER}
 
 KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
 WONDER_NAMES = {
@@ -263,7 +263,7 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     if event_type == tob.CHOOSE:
         return {"wonder": data.get("wonder"), "disc": data.get("disc")}
     if event_type == tob.OFFER:
-        return phone_payload(data, seat=data.get("seat", ""), session=session)
+        return phone_payload(event_type, data, seat=data.get("seat", ""), session=session)
     if event_type == tob.RESOLVE:
         build = state["build"] or {"offers": {}, "disc": ""}
         demand = state["discs"].get(build["disc"], {}).get("demand", {})
@@ -304,7 +304,7 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     return {}
 
 
-def phone_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
     """One player's offer from a form with ``offer_<kind>`` counts and two switches."""
     build = session.state["game"]["build"]
     if build is None or data.get("disc") != build["disc"]:

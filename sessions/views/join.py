@@ -120,7 +120,10 @@ def guest_act(request: HttpRequest, code: str) -> HttpResponse:
     session_id = join_code.session_id
     seat = request.session.get(_seat_key(session_id))
     board = board_for(join_code.session)
-    if seat is None or board is None:
+    if board is None or request.POST.get("move") not in board.PHONE_EVENTS:
+        raise Http404
+    event_type = board.PHONE_EVENTS[request.POST["move"]]
+    if seat is None:
         return guest(request, code, error=_("Say which player you are first."))
     name = Seat.objects.select_related("player").get(session_id=session_id, player_id=int(seat)).player.name
     for _attempt in range(3):
@@ -129,8 +132,8 @@ def guest_act(request: HttpRequest, code: str) -> HttpResponse:
             services.append_event(
                 session_id=session_id,
                 expected_version=session.version,
-                type=board.PHONE_EVENT,
-                payload=board.phone_payload(request.POST, seat=seat, session=session),
+                type=event_type,
+                payload=board.phone_payload(event_type, request.POST, seat=seat, session=session),
                 author_label=name,
                 idempotency_key=request.POST.get("idempotency_key") or None,
             )

@@ -1,0 +1,124 @@
+"""7 Wonders at the table: the tile draft on each phone, tile builds, Great Projects."""
+
+import pytest
+from django.test import Client
+from django.utils.html import escape
+from rest_framework.test import APIClient
+
+from scoring.seven_wonders.data import data
+from sessions import services
+
+# As the pages show them (escaped: "neighbour's" is written "neighbour&#x27;s").
+EFFECTS = {tile: escape(text) for tile, text in data()["tiles"]["value"].items()}
+
+
+@pytest.fixture
+def table(night, players):
+    session = services.create_session(
+        night=night, game="seven-wonders", players=players[:3], options={"tower_tiles": True, "great_projects": True},
+        seed=8,
+    )  # fmt: skip
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    session.refresh_from_db()
+    code = services.create_join_code(session=session).code
+    phones = {}
+    for seat in session.seats.all():
+        phone = Client()
+        phone.post(f"/j/{code}/seat/", {"seat": seat.key})
+        phones[seat.key] = phone
+    return session, code, phones
+
+
+def draft_section(page):
+    return page.split('data-testid="my-draft"')[1].split("</section>")[0]
+
+
+def test_each_phone_shows_its_own_hand_and_never_another(table):  # SW-2
+    session, code, phones = table
+    hands = session.state["game"]["hands"]
+    for seat, phone in phones.items():
+        page = phone.get(f"/j/{code}/").content.decode()
+        mine = draft_section(page)
+        for tile in hands[seat]:
+            assert EFFECTS[str(tile)] in mine
+        for other, hand in hands.items():
+            if other != seat:
+                for tile in hand:
+                    assert EFFECTS[str(tile)] not in page
+
+
+def test_the_host_page_and_the_api_show_who_picked_but_no_tile(member, member_client, table):  # SW-2
+    session, code, phones = table
+    first = next(iter(phones))
+    phones[first].post(f"/j/{code}/act/", {"move": "pick", "tile": session.state["game"]["hands"][first][0]})
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert "has picked" in page
+    for hand in session.state["game"]["hands"].values():
+        for tile in hand:
+            assert EFFECTS[str(tile)] not in page
+    api = APIClient()
+    api.force_authenticate(member)
+    state = api.get(f"/api/v1/sessions/{session.pk}/").json()["state"]["game"]
+    assert state["hands"] == dict.fromkeys(phones, 3)
+    events = api.get(f"/api/v1/sessions/{session.pk}/events/").json()["events"]
+    assert events[-1]["payload"] == {"seat": first}
+
+
+def test_the_whole_draft_runs_on_the_phones(table):  # SW-2
+    session, code, phones = table
+    for _step in (1, 2):
+        session.refresh_from_db()
+        for seat, phone in phones.items():
+            response = phone.post(f"/j/{code}/act/", {"move": "pick", "tile": session.state["game"]["hands"][seat][0]})
+            assert response.status_code == 302
+    session.refresh_from_db()
+    tiles = session.state["game"]["tiles"]
+    assert all(len(held) == 3 for held in tiles.values())
+    seat, phone = next(iter(phones.items()))
+    mine = phone.get(f"/j/{code}/").content.decode().split('data-testid="my-tiles"')[1].split("</section>")[0]
+    assert all(EFFECTS[str(t)] in mine for t in tiles[seat])
+
+
+def test_a_pick_outside_the_hand_is_refused_on_the_phone(table):  # SW-2
+    session, code, phones = table
+    seat, phone = next(iter(phones.items()))
+    outside = next(t for t in range(1, 25) if t not in session.state["game"]["hands"][seat])
+    response = phone.post(f"/j/{code}/act/", {"move": "pick", "tile": outside})
+    assert response.status_code == 400
+    assert "(rule SW-2)" in response.content.decode()
+
+
+def play(client, session, move, **data):
+    session.refresh_from_db()
+    return client.post(f"/s/{session.pk}/play/{move}/", {"expected_version": session.version, **data})
+
+
+def test_the_host_records_a_physical_draft_builds_and_sees_the_board(member_client, table):  # SW-2, SW-5, SW-6, SW-7
+    session, _code, _phones = table
+    seats = [s.key for s in session.seats.all()]
+    held = {seats[0]: [1, 5, 9], seats[1]: [2, 19, 24], seats[2]: [3, 7, 11]}
+    data_in = {f"tile_{s}_{i}": t for s, tiles in held.items() for i, t in enumerate(tiles)}
+    assert play(member_client, session, "draft", **data_in).status_code == 302
+    assert (
+        play(member_client, session, "build", **{f"built_{seats[0]}": "5", f"built_{seats[1]}": "2"}).status_code == 302
+    )
+    board = (
+        member_client.get(f"/s/{session.pk}/").content.decode().split('data-testid="sw-tiles"')[1].split("</div>")[0]
+    )
+    assert f"1. tile 2</strong>: {EFFECTS['2']}" in board
+    assert f"2. tile 5</strong>: {EFFECTS['5']} (1 now)" in board  # SW-7: a bonus of the current age
+
+
+def test_participations_and_the_end_of_an_age_on_the_host_page(member_client, table):  # SW-9, SW-10
+    session, _code, _phones = table
+    seats = [s.key for s in session.seats.all()]
+    play(member_client, session, "participate", seat=seats[0])
+    assert "1 marker left" in member_client.get(f"/s/{session.pk}/").content.decode()
+    play(member_client, session, "end-age", **{f"cannot_suffer_{seats[2]}": "on"})
+    session.refresh_from_db()
+    game = session.state["game"]
+    assert game["age"] == 2
+    outcomes = {o["seat"]: o["outcome"] for o in game["resolved"][0]["outcomes"]}
+    assert outcomes == {seats[0]: "none", seats[1]: "penalty", seats[2]: "penalty_token"}
+    sheet_form = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert 'name="great_projects" value="-1"' in sheet_form  # the token is already on the sheet
