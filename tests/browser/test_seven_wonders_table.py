@@ -1,0 +1,80 @@
+"""7 Wonders: a three-player tile draft on three phones, then the score sheet to the result."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, expect
+
+from sessions import services
+from sessions.models import GameSession
+from tests.browser.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Ada", "Bruno", "Chiara"]
+
+
+def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    owner = User.objects.create_user("ada", password="wonder-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    players = [services.create_player(group=group, name=name) for name in NAMES]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 20))
+    session = services.create_session(
+        night=night, game="seven-wonders", players=players, options={"tower_tiles": True, "great_projects": True}
+    )
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    code = services.create_join_code(session=session).code
+    hands = GameSession.objects.get(pk=session.pk).state["game"]["hands"]
+
+    phones = {}
+    for player in players:
+        phone = new_context().new_page()
+        phone.goto(f"/j/{code}/")
+        phone.locator('select[name="seat"]').select_option(label=player.name)
+        phone.get_by_role("button", name="This is me").click()
+        draft = phone.get_by_test_id("my-draft")
+        expect(draft).to_contain_text("draft step 1 of 2")
+        shown = {int(v) for v in draft.locator('input[name="tile"]').evaluate_all("els => els.map(e => e.value)")}
+        assert shown == set(hands[str(player.pk)])  # only this player's own hand
+        phones[player.name] = phone
+    phones["Ada"].screenshot(path=screenshots / "seven-wonders-01-draft.png", full_page=True)
+
+    for step in (1, 2):
+        for phone in phones.values():
+            expect(phone.get_by_test_id("my-draft")).to_contain_text(f"draft step {step} of 2", timeout=3_000)
+            phone.get_by_test_id("my-draft").locator('input[name="tile"]').first.check()
+            phone.get_by_role("button", name="Keep this tile").click()
+    for phone in phones.values():
+        phone.reload()
+        expect(phone.get_by_test_id("my-tiles").locator("p")).to_have_count(3)
+    phones["Bruno"].screenshot(path=screenshots / "seven-wonders-02-my-tiles.png", full_page=True)
+
+    host = new_context().new_page()
+    log_in(host, "ada", "wonder-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    counts = {"Ada": ("10", "5+7"), "Bruno": ("13", "9"), "Chiara": ("4", "12")}
+    for name, (coins, civilian) in counts.items():
+        form = host.locator("details.final-player", has_text=name)
+        if not form.evaluate("el => el.open"):
+            form.locator("summary").click()
+        form.locator('input[name="coins"]').fill(coins)
+        form.locator('input[name="civilian"]').fill(civilian)
+        expect(form.get_by_test_id("sheet-preview")).to_be_visible(timeout=3_000)
+        form.get_by_role("button", name="Save this sheet").click()
+        host.goto(f"/s/{session.pk}/")
+    expect(host.get_by_test_id("status")).to_have_text("scoring")
+    host.get_by_role("button", name="Finish and record results").click()
+    expect(host.get_by_test_id("status")).to_have_text("finished")
+    host.screenshot(path=screenshots / "seven-wonders-03-finished.png", full_page=True)
+    # Ada 3 + 12 = 15, Chiara 1 + 12 = 13, Bruno 4 + 9 = 13: Bruno has more coins (SW-14).
+    rows = host.get_by_test_id("standings").locator("li")
+    expect(rows).to_have_count(3)
+    texts = [" ".join(rows.nth(i).inner_text().split()) for i in range(3)]
+    assert texts == ["1 Ada 15", "2 Bruno 13", "3 Chiara 13"]
