@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
-from scoring.seven_wonders.data import project
+from scoring.seven_wonders.data import markers_for, project
 from scoring.seven_wonders.engine import SevenWonders
 
 ENGINE = SevenWonders()
@@ -157,3 +157,25 @@ def test_sheets_for_all_players_give_the_standings():  # SW-12, SW-14
     assert ENGINE.standings(state) is None
     state = apply(state, sw.SHEET, seat="1", sheet={"coins": 7, "civilian": 10})
     assert [(s.seat, s.score, s.rank) for s in ENGINE.standings(state)] == [("0", 11, 2), ("1", 12, 1)]
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_a_whole_game_runs_through_the_draft_three_ages_and_the_sheets(players):  # SW-1..SW-14
+    state = draft(new(players, seed=players))
+    seats = state["seats"]
+    for age in (1, 2, 3):
+        builder = seats[age % players]
+        unbuilt = [t for t in state["tiles"][builder] if t not in {tile for _s, tile in state["built"]}]
+        state = apply(state, sw.BUILD_TILES, tiles={builder: unbuilt[0]})
+        for seat in seats[: markers_for(players)]:
+            state = apply(state, sw.PARTICIPATE, seat=seat)
+        state = apply(state, sw.END_AGE)
+    assert [r["success"] for r in state["resolved"]] == [True, True, True]
+    assert state["age"] == 4
+    assert sum(sw.tiles_built(state, seat) for seat in seats) == 3
+    for index, seat in enumerate(seats):
+        state = apply(state, sw.SHEET, seat=seat, sheet={"coins": index, "civilian": 10})
+    standings = {s.seat: s for s in ENGINE.standings(state)}
+    # 10 + coins // 3 each: the last seats have the most points, coins break the ties (SW-14).
+    assert standings[seats[-1]].rank == 1
+    assert standings[seats[0]].rank == players

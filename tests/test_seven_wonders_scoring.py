@@ -177,3 +177,18 @@ def test_an_unknown_project_is_refused():  # SW-11
     with pytest.raises(RuleError) as error:
         resolve("hanging-bridge", [], markers_left=0, age=1)
     assert (error.value.field, error.value.rule) == ("project", "SW-11")
+
+
+def test_smelter_and_menagerie_tokens_count_in_the_great_projects_column():  # SW-10, SW-12
+    sheet = score_sheet(
+        {
+            "name": "x",
+            "coins": 0,
+            "great_projects": -1,
+            "smelter": 2,
+            "wonder_stages": 3,
+            "menagerie": 1,
+            "guilds_around": 4,
+        }
+    )
+    assert sheet.columns["great_projects"] == -1 + 2 * 3 + 1 * 4

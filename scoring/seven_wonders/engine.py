@@ -203,6 +203,16 @@ def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     return {**state, **following, "age": age + 1, "resolved": [*state["resolved"], record]}
 
 
+def reward_tokens(state: JSON, seat: str) -> dict[str, int]:
+    """End-of-game reward tokens a player won, by project (Smelter, Archives, Menagerie)."""
+    tokens: dict[str, int] = {}
+    for record in state.get("resolved", []):
+        for o in record["outcomes"]:
+            if o["seat"] == seat and o["outcome"] == "reward":
+                tokens[record["project"]] = tokens.get(record["project"], 0) + o["times"]
+    return tokens
+
+
 def penalty_token_points(state: JSON, seat: str) -> int:
     """What the Great Project penalty tokens a player took are worth (SW-10, SW-12)."""
     return sum(

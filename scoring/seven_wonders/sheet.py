@@ -25,6 +25,8 @@ COLUMNS = (
 )
 TYPED = ("military", "wonder", "civilian", "commercial", "guilds", "leaders", "cities", "great_projects")
 SCIENCE = ("tablet", "compass", "gear", "wild", "archives")
+# End-of-game Great Project rewards (SW-10, SW-12): tokens held, and what each counts.
+REWARD_COUNTS = ("smelter", "wonder_stages", "menagerie", "guilds_around")
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,11 @@ def score_sheet(entry: Mapping[str, object], *, field: str = "player") -> Sheet:
         counts["tablet"], counts["compass"], counts["gear"], wild=counts["wild"], archives=counts["archives"]
     )
     tiles = _number(entry.get("babel_tiles", 0), f"{field}.babel_tiles", low=0, high=3, rule="SW-8")
+    rewards = {name: _number(entry.get(name, 0), f"{field}.{name}", low=0) for name in REWARD_COUNTS}
+    # Smelter: +1 per wonder stage built; Menagerie: +1 per guild you and your neighbours have.
+    columns["great_projects"] += (
+        rewards["smelter"] * rewards["wonder_stages"] + rewards["menagerie"] * rewards["guilds_around"]
+    )
     columns |= {
         "treasury": coins // 3,  # SW-12: 1 VP per 3 coins, rounded down
         "science": science.points,

@@ -56,6 +56,12 @@ SCIENCE_NAMES = {
     "wild": _("wild symbols"),
     "archives": _("Archives tokens"),
 }
+REWARD_NAMES = {
+    "smelter": _("Smelter tokens"),
+    "wonder_stages": _("wonder stages built"),
+    "menagerie": _("Menagerie tokens"),
+    "guilds_around": _("guilds you and your neighbours have"),
+}
 OPTIONAL = {"leaders": "leaders", "cities": "cities", "babel_tiles": "tower_tiles", "great_projects": "great_projects"}
 
 
@@ -132,11 +138,20 @@ def _form(session: GameSession, seat: str, data: QueryDict | None = None) -> dic
     """The sheet's input fields for one seat, filled with what was entered before."""
     state = session.state["game"]
     # A new sheet starts from what the app already knows: tiles built, penalty tokens.
-    known = {"babel_tiles": sw.tiles_built(state, seat), "great_projects": sw.penalty_token_points(state, seat) or ""}
+    tokens = sw.reward_tokens(state, seat)
+    known = {
+        "babel_tiles": sw.tiles_built(state, seat),
+        "great_projects": sw.penalty_token_points(state, seat) or "",
+        "smelter": tokens.get("smelter", ""),
+        "menagerie": tokens.get("menagerie", ""),
+        "science": {"archives": tokens.get("archives", "")},
+    }
     entry = state["sheets"].get(seat, known)
     science = entry.get("science", {})
     typed = [c for c in columns_in_play(session) if c not in ("treasury", "science", "babel_tiles")]
     fields = [("coins", _("Coins"), entry.get("coins", ""))] + [(c, COLUMN_NAMES[c], entry.get(c, "")) for c in typed]
+    if session.options.get("great_projects"):
+        fields += [(name, REWARD_NAMES[name], entry.get(name, "")) for name in REWARD_NAMES]
     symbols = [s for s in SCIENCE_NAMES if s != "archives" or session.options.get("great_projects")]
     return {
         "seat": seat,
@@ -189,6 +204,8 @@ def _sheet_payload(data: QueryDict, *, seat: str, session: GameSession) -> dict[
     for name in ["coins", *[c for c in columns_in_play(session) if c not in ("treasury", "science", "babel_tiles")]]:
         entry[name] = _number(data.get(name))
     entry["science"] = {s: _number(data.get(f"science_{s}")) for s in SCIENCE_NAMES}
+    if session.options.get("great_projects"):
+        entry |= {name: _number(data.get(name)) for name in REWARD_NAMES}
     if session.options.get("tower_tiles"):
         entry["babel_tiles"] = _number(data.get("babel_tiles"))
     return {"seat": seat, "sheet": entry}
@@ -215,7 +232,8 @@ def preview(data: QueryDict, session: GameSession) -> dict[str, Any]:
     except RuleError as error:
         return {"preview_error": describe(error)}
     columns = [(COLUMN_NAMES[c], sheet.columns[c]) for c in columns_in_play(session)]
-    return {"preview_columns": columns, "preview_total": sheet.total, "preview_science": sheet.science}
+    symbols = [(SCIENCE_NAMES[s], n) for s, n in sheet.science.items()]
+    return {"preview_columns": columns, "preview_total": sheet.total, "preview_science": symbols}
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
