@@ -6,6 +6,10 @@ rest of the window, so codes cannot be guessed by brute force.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
@@ -66,11 +70,22 @@ def _seat_key(session_id: int) -> str:
     return f"seat:{session_id}"
 
 
-def guest(request: HttpRequest, code: str, *, error: str | None = None) -> HttpResponse:
-    join_code, refusal = _resolve(request, code)
-    if refusal is not None:
-        return refusal
-    assert join_code is not None
+def with_join_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view gets the working join code, or the visitor the page that says why not."""
+
+    @wraps(view)
+    def resolved(request: HttpRequest, code: str, **kwargs: Any) -> HttpResponse:
+        join_code, refusal = _resolve(request, code)
+        if refusal is not None:
+            return refusal
+        assert join_code is not None
+        return view(request, join_code, **kwargs)
+
+    return resolved
+
+
+@with_join_code
+def guest(request: HttpRequest, join_code: JoinCode, *, error: str | None = None) -> HttpResponse:
     session = selectors.with_seats(GameSession.objects.select_related("night")).get(pk=join_code.session_id)
     seat = request.session.get(_seat_key(session.pk))
     context = {
@@ -83,26 +98,20 @@ def guest(request: HttpRequest, code: str, *, error: str | None = None) -> HttpR
 
 
 @require_POST
-def guest_seat(request: HttpRequest, code: str) -> HttpResponse:
+@with_join_code
+def guest_seat(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
     """A phone says whose it is, so that it can act for that player (e.g. a secret offer)."""
-    join_code, refusal = _resolve(request, code)
-    if refusal is not None:
-        return refusal
-    assert join_code is not None
     seat = request.POST.get("seat", "")
     if seat not in {s.key for s in join_code.session.seats.all()}:
-        return guest(request, code, error=_("Choose a player of this session."))
+        return guest(request, join_code.code, error=_("Choose a player of this session."))
     request.session[_seat_key(join_code.session_id)] = seat
     return redirect("guest", code=join_code.code)
 
 
 @require_POST
-def guest_preview(request: HttpRequest, code: str) -> HttpResponse:
+@with_join_code
+def guest_preview(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
     """Totals for a sheet being typed on a phone (nothing is saved)."""
-    join_code, refusal = _resolve(request, code)
-    if refusal is not None:
-        return refusal
-    assert join_code is not None
     previews = PREVIEWS.get(join_code.session.game)
     if previews is None:
         raise Http404
@@ -110,13 +119,10 @@ def guest_preview(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def guest_act(request: HttpRequest, code: str) -> HttpResponse:
+@with_join_code
+def guest_act(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
     """The phone's own move (its secret offer): applied to whatever version is current,
     since it concerns this seat alone; the board module checks it still fits the table."""
-    join_code, refusal = _resolve(request, code)
-    if refusal is not None:
-        return refusal
-    assert join_code is not None
     session_id = join_code.session_id
     seat = request.session.get(_seat_key(session_id))
     board = board_for(join_code.session)
@@ -124,7 +130,7 @@ def guest_act(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     event_type = board.PHONE_EVENTS[request.POST["move"]]
     if seat is None:
-        return guest(request, code, error=_("Say which player you are first."))
+        return guest(request, join_code.code, error=_("Say which player you are first."))
     name = Seat.objects.select_related("player").get(session_id=session_id, player_id=int(seat)).player.name
     for _attempt in range(3):
         session = GameSession.objects.get(pk=session_id)
@@ -140,9 +146,9 @@ def guest_act(request: HttpRequest, code: str) -> HttpResponse:
         except services.StaleWrite:
             continue
         except RuleError as error:
-            return guest(request, code, error=describe(error))
+            return guest(request, join_code.code, error=describe(error))
         return redirect("guest", code=join_code.code)
-    return guest(request, code, error=_("The table is busy; send it again."))
+    return guest(request, join_code.code, error=_("The table is busy; send it again."))
 
 
 def guest_live(request: HttpRequest, code: str) -> HttpResponse:
