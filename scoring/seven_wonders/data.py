@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,77 @@ def data() -> dict[str, Any]:
     return loaded
 
 
-def project(slug: str) -> dict[str, Any]:
+# What a group may correct on a card (the card data is single-source, SW-7, SW-11).
+PROJECT_TEXTS = ("cost", "penalty", "reward")
+MAX_TEXT = 200
+
+
+def project(slug: str, corrections: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A Great Project card, with the group's corrections of it."""
     for card in data()["projects"]["value"]:
         if card["slug"] == slug:
-            return dict(card)
+            fixed = (corrections or {}).get("projects", {}).get(slug, {})
+            reward = {**card["reward"], **({"text": fixed["reward"]} if "reward" in fixed else {})}
+            if "reward_vp" in fixed:
+                reward["vp"] = fixed["reward_vp"]
+            return {**card, **{k: fixed[k] for k in ("cost", "penalty") if k in fixed}, "reward": reward}
     raise RuleError(
         gettext_noop("There is no Great Project called {slug}."), field="project", rule="SW-11", params={"slug": slug}
     )
+
+
+def tile_effects(corrections: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Each tile's effect text by number ("1".."24"), with the group's corrections."""
+    return {**data()["tiles"]["value"], **(corrections or {}).get("tiles", {})}
+
+
+def check_corrections(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A group's card corrections, checked: ``{"tiles": {"9": text}, "projects": {slug:
+    {"cost"|"penalty"|"reward": text, "reward_vp": n}}}``."""
+    raw = raw or {}
+    if not isinstance(raw, Mapping) or set(raw) - {"tiles", "projects"}:
+        raise RuleError(gettext_noop("Correct tiles or projects."), field="table", rule="SW-11")
+    tiles = raw.get("tiles", {})
+    if not isinstance(tiles, Mapping):
+        raise RuleError(gettext_noop("Correct tiles or projects."), field="table.tiles", rule="SW-7")
+    for number, text in tiles.items():
+        if number not in data()["tiles"]["value"]:
+            raise RuleError(
+                gettext_noop("There is no tile {tile}."), field=f"tiles.{number}", rule="SW-7", params={"tile": number}
+            )
+        _check_text(text, f"tiles.{number}", "SW-7")
+    projects = raw.get("projects", {})
+    if not isinstance(projects, Mapping):
+        raise RuleError(gettext_noop("Correct tiles or projects."), field="table.projects", rule="SW-11")
+    for slug, fixed in projects.items():
+        card = project(slug)
+        if not isinstance(fixed, Mapping) or set(fixed) - {*PROJECT_TEXTS, "reward_vp"}:
+            raise RuleError(
+                gettext_noop("A project's cost, penalty and reward can be corrected."),
+                field=f"projects.{slug}",
+                rule="SW-11",
+            )
+        for key in set(fixed) & set(PROJECT_TEXTS):
+            _check_text(fixed[key], f"projects.{slug}.{key}", "SW-11")
+        if "reward_vp" in fixed:
+            vp = fixed["reward_vp"]
+            if card["reward"]["kind"] != "military_victory" or not isinstance(vp, int) or not 0 <= vp <= 10:
+                raise RuleError(
+                    gettext_noop("Only a military victory reward has points: 0 to 10."),
+                    field=f"projects.{slug}.reward_vp",
+                    rule="SW-10",
+                )
+    return {"tiles": dict(tiles), "projects": {slug: dict(fixed) for slug, fixed in projects.items()}}
+
+
+def _check_text(text: Any, field: str, rule: str) -> None:
+    if not isinstance(text, str) or not 0 < len(text.strip()) <= MAX_TEXT:
+        raise RuleError(
+            gettext_noop("Write the card's text: 1 to {max} characters."),
+            field=field,
+            rule=rule,
+            params={"max": MAX_TEXT},
+        )
 
 
 def markers_for(players: int) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scoring.engine import JSON, Standing
 from scoring.errors import RuleError, gettext_noop
-from scoring.seven_wonders.data import data, markers_for
+from scoring.seven_wonders.data import check_corrections, data, markers_for
 from scoring.seven_wonders.projects import Participant, resolve
 from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 
@@ -27,7 +27,14 @@ class SevenWonders:
     def initial_state(self, *, seats: Sequence[str], options: Mapping[str, JSON], seed: int) -> JSON:
         rng = random.Random(seed)
         tiles_on, projects_on = bool(options.get("tower_tiles")), bool(options.get("great_projects"))
-        state: dict[str, Any] = {"seats": list(seats), "sheets": {}, "tiles_on": tiles_on, "projects_on": projects_on}
+        state: dict[str, Any] = {
+            "seats": list(seats),
+            "sheets": {},
+            "tiles_on": tiles_on,
+            "projects_on": projects_on,
+            # The group's card corrections when the session started (SW-7, SW-11).
+            "corrections": check_corrections(options.get("table")),
+        }
         if tiles_on:  # SW-2: shuffle the 24 tiles, deal 3 to each player
             deck = list(TILES)
             rng.shuffle(deck)
@@ -191,7 +198,12 @@ def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     ]
     visible = [t for t in visible_tiles(state) if t] if state["tiles_on"] else []
     success, outcomes = resolve(
-        state["projects"][age - 1], players, markers_left=state["markers_left"], age=age, tiles=visible
+        state["projects"][age - 1],
+        players,
+        markers_left=state["markers_left"],
+        age=age,
+        tiles=visible,
+        corrections=state.get("corrections"),
     )
     record = {
         "age": age,

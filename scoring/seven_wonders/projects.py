@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,14 +28,21 @@ class Outcome:
 
 
 def resolve(
-    slug: str, players: Sequence[Participant], *, markers_left: int, age: int, tiles: Sequence[int] = ()
+    slug: str,
+    players: Sequence[Participant],
+    *,
+    markers_left: int,
+    age: int,
+    tiles: Sequence[int] = (),
+    corrections: Mapping[str, Any] | None = None,
 ) -> tuple[bool, list[Outcome]]:
     """Success when no marker is left: participants get the reward once per marker. Failure:
     every player without a marker suffers the penalty, or takes the age's penalty token if
     they cannot; participants get nothing. Tile 19, if visible, lowers military reward
     tokens a step (SW-7, SW-10). Tile 22 doubles defeat tokens; no project's penalty as
-    recorded gives defeat tokens, so it changes nothing here."""
-    card = project(slug)
+    recorded gives defeat tokens, so it changes nothing here. ``corrections`` are the
+    group's corrections of the card data."""
+    card = project(slug, corrections)
     if age != card["age"]:
         raise RuleError(
             gettext_noop("{name} is a project of age {age}."),

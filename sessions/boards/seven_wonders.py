@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
+from scoring.seven_wonders.data import PROJECT_TEXTS, check_corrections, project, tile_effects
 from scoring.seven_wonders.data import data as card_data
-from scoring.seven_wonders.data import project
 from scoring.seven_wonders.sheet import score_sheet
 from sessions.forms import parse_sum
 from sessions.models import GameSession
@@ -89,6 +89,8 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "sw_rows": rows,
         "sw_totals": [scored[s].total if s in scored else None for s in state["seats"]],
         "sw_coins": [scored[s].coins if s in scored else None for s in state["seats"]],
+        "sw_corrected": bool(state["corrections"]["tiles"] or state["corrections"]["projects"]),
+        "sw_group": session.group_id,
     }
 
 
@@ -98,11 +100,11 @@ def _tiles_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, An
     if state["draft_step"]:
         picked = [(names[s], s in state["picks"]) for s in state["seats"]]
         return {"sw_draft": {"step": state["draft_step"], "picked": picked}}
-    effects = card_data()["tiles"]
-    with_amount = set(effects["age_amount"])
+    effects = tile_effects(state.get("corrections"))
+    with_amount = set(card_data()["tiles"]["age_amount"])
     age = min(state["age"], 3)
     visible = [
-        {"space": i + 1, "tile": t, "effect": effects["value"][str(t)], "amount": age if t in with_amount else None}
+        {"space": i + 1, "tile": t, "effect": effects[str(t)], "amount": age if t in with_amount else None}
         for i, t in enumerate(sw.visible_tiles(state))
         if t
     ]
@@ -115,7 +117,7 @@ def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, 
         return {}
     current = None
     if state["age"] <= 3:
-        card = project(state["projects"][state["age"] - 1])
+        card = project(state["projects"][state["age"] - 1], state.get("corrections"))
         current = {
             **card,
             "colour_name": COLOUR_NAMES[card["colour"]],
@@ -125,7 +127,7 @@ def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, 
     resolved = [
         {
             "age": r["age"],
-            "name": project(r["project"])["name"],
+            "name": project(r["project"], state.get("corrections"))["name"],
             "success": r["success"],
             "outcomes": [(names[o["seat"]], o["outcome"], o["times"], o["vp"]) for o in r["outcomes"]],
         }
@@ -179,7 +181,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     state = session.state["game"]
     context: dict[str, Any] = {"my_sheet": _form(session, seat)}
     if state["tiles_on"] and state["draft_step"]:
-        effects = card_data()["tiles"]["value"]
+        effects = tile_effects(state.get("corrections"))
         context["my_draft"] = {
             "step": state["draft_step"],
             "hand": [(t, effects[str(t)]) for t in state["hands"][seat]],
@@ -188,7 +190,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         }
     elif state["tiles_on"]:
         built = {tile for owner, tile in state["built"] if owner == seat}
-        effects = card_data()["tiles"]["value"]
+        effects = tile_effects(state.get("corrections"))
         context["my_tiles"] = [(t, effects[str(t)], t in built) for t in state["tiles"][seat]]
     return context
 
@@ -262,3 +264,70 @@ def _number(raw: str | None) -> int | str:
         return 0
     total = parse_sum(raw)
     return raw if total is None else total
+
+
+# --- the group's card corrections ("our cards say ...", SW-7, SW-11) -------------------
+
+PROJECT_FIELD_NAMES = {"cost": _("cost"), "penalty": _("penalty"), "reward": _("reward")}
+
+
+def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every tile effect and Great Project text as a field: the card data is single-source."""
+    corrections = check_corrections(overrides)
+    effects = tile_effects(corrections)
+    tiles = [
+        {
+            "path": f"tile.{number}",
+            "label": str(number),
+            "value": effects[str(number)],
+            "verified": False,
+            "kind": "text",
+        }
+        for number in sw.TILES
+    ]
+    sections = [{"name": _("Tower of Babel tiles"), "rule": "SW-7", "fields": tiles}]
+    for card in card_data()["projects"]["value"]:
+        fixed = project(card["slug"], corrections)
+        fields = [
+            {
+                "path": f"project.{card['slug']}.{key}",
+                "label": PROJECT_FIELD_NAMES[key],
+                "value": fixed["reward"]["text"] if key == "reward" else fixed[key],
+                "verified": False,
+                "kind": "text",
+            }
+            for key in PROJECT_TEXTS
+        ]
+        if card["reward"]["kind"] == "military_victory":
+            fields.append(
+                {
+                    "path": f"project.{card['slug']}.reward_vp",
+                    "label": _("victory points of the reward token"),
+                    "value": fixed["reward"]["vp"],
+                    "verified": False,
+                }
+            )
+        name = _("%(name)s (age %(age)d)") % {"name": card["name"], "age": card["age"]}
+        sections.append({"name": name, "rule": "SW-11", "fields": fields})
+    return sections
+
+
+def edition_overrides(data: QueryDict) -> dict[str, Any]:
+    """The posted cards as corrections of the data file (only what differs)."""
+    defaults = tile_effects()
+    tiles = {key: text for key in defaults if (text := data.get(f"tile.{key}", defaults[key]).strip()) != defaults[key]}
+    projects: dict[str, dict[str, Any]] = {}
+    for card in card_data()["projects"]["value"]:
+        slug, fixed = card["slug"], {}
+        printed = {"cost": card["cost"], "penalty": card["penalty"], "reward": card["reward"]["text"]}
+        for key in PROJECT_TEXTS:
+            text = data.get(f"project.{slug}.{key}", printed[key]).strip()
+            if text != printed[key]:
+                fixed[key] = text
+        if card["reward"]["kind"] == "military_victory":
+            vp = _number(data.get(f"project.{slug}.reward_vp", str(card["reward"]["vp"])))
+            if vp != card["reward"]["vp"]:
+                fixed["reward_vp"] = vp
+        if fixed:
+            projects[slug] = fixed
+    return {key: value for key, value in (("tiles", tiles), ("projects", projects)) if value}
