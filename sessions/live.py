@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 from scoring import session as core
 from scoring.engine import Standing
-from sessions.boards import board_for
+from sessions.boards import HINTS, board_for
 from sessions.games import get_game
 from sessions.models import GameSession, Seat
 
@@ -30,13 +30,14 @@ def live_response(
     load: Callable[[], GameSession],
     viewer: str,
     seat: str | None = None,
+    hints: bool = False,
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}-{seat or ""}"'
+    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}-{seat or ""}-{"h" if hints else ""}"'
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        context = {**live_context(load(), viewer=viewer, seat=seat), **(extra or {})}
+        context = {**live_context(load(), viewer=viewer, seat=seat, hints=hints), **(extra or {})}
         response = render(request, "sessions/_live.html", context)
     response["ETag"] = etag
     # Always revalidate: the browser may keep the body, never reuse it unasked.
@@ -50,8 +51,9 @@ class Row:
     standing: Standing | None
 
 
-def live_context(session: GameSession, *, viewer: str, seat: str | None = None) -> dict[str, Any]:
-    """What every viewer of a session sees: seats, status, and the standings so far."""
+def live_context(session: GameSession, *, viewer: str, seat: str | None = None, hints: bool = False) -> dict[str, Any]:
+    """What every viewer of a session sees: seats, status, and the standings so far (and,
+    for a viewer who switched them on, the hints of a game that has them)."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
@@ -66,4 +68,8 @@ def live_context(session: GameSession, *, viewer: str, seat: str | None = None) 
             context.update(board.phone_context(session, seat))
             context["phone_template"] = board.PHONE_TEMPLATE
             context["my_seat"] = seat
+        if session.game in HINTS:
+            context["hints"] = hints
+            if hints and session.is_open:
+                context.update(HINTS[session.game].hint_context(session))
     return context

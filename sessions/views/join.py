@@ -21,6 +21,7 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
+from sessions.hints import hints_on, toggle_hints
 from sessions.live import live_context, live_response
 from sessions.models import GameSession, JoinCode, Seat
 from sessions.rule_messages import describe
@@ -89,7 +90,7 @@ def guest(request: HttpRequest, join_code: JoinCode, *, error: str | None = None
     session = selectors.with_seats(GameSession.objects.select_related("night")).get(pk=join_code.session_id)
     seat = request.session.get(_seat_key(session.pk))
     context = {
-        **live_context(session, viewer="guest", seat=seat),
+        **live_context(session, viewer="guest", seat=seat, hints=hints_on(request, session.pk)),
         "code": join_code.code,
         "seats": [(s.key, s.player.name) for s in session.seats.all()],
         "error": error,
@@ -105,6 +106,14 @@ def guest_seat(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
     if seat not in {s.key for s in join_code.session.seats.all()}:
         return guest(request, join_code.code, error=_("Choose a player of this session."))
     request.session[_seat_key(join_code.session_id)] = seat
+    return redirect("guest", code=join_code.code)
+
+
+@require_POST
+@with_join_code
+def guest_hints(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
+    """This phone's hint switch: the other phones stay unspoiled."""
+    toggle_hints(request, join_code.session_id)
     return redirect("guest", code=join_code.code)
 
 
@@ -167,5 +176,6 @@ def guest_live(request: HttpRequest, code: str) -> HttpResponse:
         load=lambda: selectors.with_seats(GameSession.objects.all()).get(pk=session.pk),
         viewer="guest",
         seat=request.session.get(_seat_key(session.pk)),
+        hints=hints_on(request, session.pk),
         extra={"code": join_code.code},
     )

@@ -24,6 +24,7 @@ from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
+from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
 from sessions.live import live_context, live_response
 from sessions.models import GameSession, JoinCode
@@ -41,7 +42,7 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
     seats = seat_names(session)
     initial = {"expected_version": session.version}
     context = {
-        **live_context(session, viewer="member"),
+        **live_context(session, viewer="member", hints=hints_on(request, session.pk)),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -86,6 +87,7 @@ def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
         version=row.version,
         load=lambda: selectors.session_of_member(request.user, session_id),
         viewer="member",
+        hints=hints_on(request, row.pk),
     )
 
 
@@ -125,6 +127,15 @@ def session_preview(request: MemberRequest, session_id: int) -> HttpResponse:
     if previews is None:
         raise Http404
     return render(request, "boards/seven_wonders/_preview.html", previews.preview(request.POST, session))
+
+
+@login_required
+@require_POST
+def session_hints(request: MemberRequest, session_id: int) -> HttpResponse:
+    """The hint switch of this browser, for this session."""
+    session = selectors.session_of_member(request.user, session_id)
+    toggle_hints(request, session.pk)
+    return redirect("session", session_id=session.pk)
 
 
 @login_required

@@ -1,0 +1,161 @@
+"""Playing babel on the session page and on the two phones: picker, tower, hints, review."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring.babel_cubes import solver
+from scoring.babel_cubes.moves import position_of
+from sessions import services
+from sessions.boards.babel_cubes import move_key
+from tests.test_babel_cubes_engine import TOWER
+
+
+@pytest.fixture
+def cubes(night, players):
+    session = services.create_session(night=night, game="babel-cubes", players=players[:2], seed=3)
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    session.refresh_from_db()
+    return session
+
+
+def place(client, session, placement):
+    session.refresh_from_db()
+    return client.post(f"/s/{session.pk}/play/place/", {"expected_version": session.version, "placement": placement})
+
+
+def key(cell, cube_type, bulges):
+    return f"{cell}:{cube_type}:{','.join(bulges)}"
+
+
+def picker_keys(page):
+    return set(re.findall(r'name="placement" value="([^"]+)"', page))
+
+
+def test_the_picker_offers_exactly_the_legal_opening_placements(member_client, cubes):  # BC-4, BC-5, BC-7
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    keys = picker_keys(page)
+    assert len(keys) == 32
+    assert not any(":4:" in k for k in keys)  # BC-4
+    assert "Ada to place a cube · level 1 of 6" in page
+    assert page.count('data-testid="bc-hand"') == 2
+    assert "type 4 (blue) \u00d72" in page  # BC-1: each player's half of the set
+
+
+def test_a_placement_is_drawn_and_passes_the_turn(member_client, cubes):  # BC-3, BC-7
+    assert place(member_client, cubes, key("nw", 1, ["east"])).status_code == 302
+    cubes.refresh_from_db()
+    assert cubes.state["game"]["to_move"] == 2
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert "Bruno to place a cube" in page
+    assert "1 cubes placed" in page
+    keys = picker_keys(page)
+    assert keys
+    assert not any(k.startswith(("nw:", "se:")) for k in keys)
+
+
+def test_an_illegal_placement_is_refused_with_its_rule(member_client, cubes):  # BC-5
+    response = place(member_client, cubes, key("nw", 1, ["north"]))
+    assert response.status_code == 400
+    assert "(rule BC-5)" in response.content.decode()
+    cubes.refresh_from_db()
+    assert cubes.state["game"]["moves"] == []
+
+
+def test_a_placement_without_a_type_is_refused_naming_the_rule(member_client, cubes):
+    response = place(member_client, cubes, "nw::")
+    assert response.status_code == 400
+    assert "BC-1" in response.content.decode()
+
+
+def test_hints_are_off_by_default_and_switch_on_for_this_browser_only(member_client, owner_client, cubes):
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert 'data-testid="bc-hint"' not in page
+    member_client.post(f"/s/{cubes.pk}/hints/")
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert "With perfect play Ada wins." in page
+    best = {move_key(m) for m in solver.best_moves(position_of(cubes.state["game"]))}
+    marked = set(re.findall(r'value="([^"]+)" class="bc-orientation best"', page))
+    assert marked == best
+    assert 'data-testid="bc-hint"' not in owner_client.get(f"/s/{cubes.pk}/").content.decode()
+    member_client.post(f"/s/{cubes.pk}/hints/")
+    assert 'data-testid="bc-hint"' not in member_client.get(f"/s/{cubes.pk}/").content.decode()
+
+
+def test_outsiders_can_neither_see_nor_switch_hints(outsider_client, cubes):
+    assert outsider_client.post(f"/s/{cubes.pk}/hints/").status_code == 404
+
+
+def phone(code, seat):
+    client = Client()
+    client.post(f"/j/{code}/seat/", {"seat": seat})
+    return client
+
+
+def test_each_phone_gets_the_picker_only_on_its_own_turn(cubes):  # BC-3
+    code = services.create_join_code(session=cubes).code
+    first, second = (phone(code, seat.key) for seat in cubes.seats.all())
+    assert 'data-testid="bc-my-turn"' in first.get(f"/j/{code}/").content.decode()
+    assert 'data-testid="bc-waiting"' in second.get(f"/j/{code}/").content.decode()
+    assert second.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:"}).status_code == 400
+    assert (
+        first.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:", "idempotency_key": "k1"}).status_code
+        == 302
+    )
+    # A double tap sends the same key again: one cube is placed.
+    first.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:", "idempotency_key": "k1"})
+    cubes.refresh_from_db()
+    assert len(cubes.state["game"]["moves"]) == 1
+    assert 'data-testid="bc-my-turn"' in second.get(f"/j/{code}/").content.decode()
+
+
+def test_a_phone_hint_switch_spoils_only_that_phone(cubes):
+    code = services.create_join_code(session=cubes).code
+    first, second = (phone(code, seat.key) for seat in cubes.seats.all())
+    first.post(f"/j/{code}/hints/")
+    assert 'data-testid="bc-hint"' in first.get(f"/j/{code}/live/").content.decode()
+    assert 'data-testid="bc-hint"' not in second.get(f"/j/{code}/live/").content.decode()
+
+
+def test_a_complete_tower_ends_in_a_draw_and_finishing_writes_results(member_client, cubes):  # BC-9
+    for cell, cube_type, bulges in TOWER:
+        assert place(member_client, cubes, key(cell, cube_type, bulges)).status_code == 302
+    cubes.refresh_from_db()
+    assert cubes.status == "scoring"
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert "The tower is complete: a draw." in page
+    assert page.count("<li class=") >= 24
+    assert 'data-testid="bc-review"' in page
+    member_client.post(f"/s/{cubes.pk}/do/finish/", {"expected_version": cubes.version})
+    cubes.refresh_from_db()
+    assert cubes.status == "finished"
+    assert sorted(r.rank for r in cubes.results.all()) == [1, 1]
+
+
+def test_the_review_marks_a_move_that_threw_away_the_win(member_client, cubes):  # BC-9
+    opening = position_of(cubes.state["game"])
+    losing = next(m for m, value in solver.move_values(opening) if value != 1)
+    place(member_client, cubes, move_key(losing))
+    # Play on with the best moves until the game ends.
+    while True:
+        cubes.refresh_from_db()
+        state = cubes.state["game"]
+        if state["status"] != "in_progress":
+            break
+        place(member_client, cubes, move_key(solver.best_moves(position_of(state))[0]))
+    assert state["status"] == "won"
+    assert state["winner"] == 2
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert "Bruno wins: the other player cannot place a cube." in page
+    review = page[page.index('data-testid="bc-review"') :]
+    first = review[: review.index("</li>")]
+    assert 'data-testid="threw-win"' in first
+    assert review.count('data-testid="threw-win"') == 1
+
+
+def test_the_board_page_keeps_a_flat_query_count(member_client, cubes, django_assert_max_num_queries):
+    for cell, cube_type, bulges in TOWER[:6]:
+        place(member_client, cubes, key(cell, cube_type, bulges))
+    with django_assert_max_num_queries(12):
+        member_client.get(f"/s/{cubes.pk}/")
