@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from scoring import session as core
+from scoring.babel_cubes.engine import PLACE
 from sessions import services
 from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.models import GameSession, Group, Player
@@ -29,6 +30,15 @@ SESSIONS: list[tuple[str, list[int], dict[str, Any], str, dict[int, Any]]] = [
     (BABEL_CUBES, [3, 4], {}, "places.record", {0: 1, 1: 2}),
 ]
 TIEBREAKS = {SEVEN_WONDERS: {0: 4, 1: 9, 2: 7, 3: 2}}
+# A babel game played on the tracker (the review shows where the first player lost the win).
+CUBE_MOVES = [
+    ("nw", 0, []),
+    ("ne", 1, ["west"]),
+    ("sw", 1, ["north"]),
+    ("se", 3, ["up", "north", "west"]),
+    ("nw", 2, ["down", "south"]),
+    ("se", 1, ["north"]),
+]
 
 
 class Command(BaseCommand):
@@ -56,6 +66,9 @@ class Command(BaseCommand):
             seated = [players[i] for i in indexes]
             session = services.create_session(night=night, game=game, players=seated, options=options, seed=seed)
             self._finish(session, user, seated, event_type, values, TIEBREAKS.get(game))
+        tracked = services.create_session(night=night, game=BABEL_CUBES, players=[players[0], players[1]], seed=9)
+        moves = [(PLACE, {"cell": c, "type": t, "bulges": b}) for c, t, b in CUBE_MOVES]
+        self._play(tracked, user, [(core.START, {}), *moves, (core.FINISH, {})])
 
     def _finish(
         self,
@@ -70,7 +83,10 @@ class Command(BaseCommand):
         payload: dict[str, Any] = {field: {str(p.pk): values[i] for i, p in enumerate(seated)}}
         if tiebreaks:
             payload["tiebreaks"] = {str(p.pk): tiebreaks[i] for i, p in enumerate(seated)}
-        for event, body in [(core.START, {}), (event_type, payload), (core.FINISH, {})]:
+        self._play(session, user, [(core.START, {}), (event_type, payload), (core.FINISH, {})])
+
+    def _play(self, session: GameSession, user: Any, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for event, body in events:
             session.refresh_from_db()
             services.append_event(
                 session_id=session.pk, expected_version=session.version, type=event, payload=body, author=user
