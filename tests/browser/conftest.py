@@ -98,6 +98,15 @@ def log_in(page: Page, username: str, password: str) -> None:
     page.get_by_role("button", name="Log in").click()
 
 
+def phone_of(context: BrowserContext, code: str, name: str) -> Page:
+    """A phone at the table: it opens the join code and says which player it is."""
+    phone = context.new_page()
+    phone.goto(f"/j/{code}/")
+    phone.locator('select[name="seat"]').select_option(label=name)
+    phone.get_by_role("button", name="This is me").click()
+    return phone
+
+
 @pytest.fixture
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

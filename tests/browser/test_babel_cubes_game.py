@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, phone_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,10 +48,7 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
 
     phones = {}
     for player in players:
-        phone = new_context().new_page()
-        phone.goto(f"/j/{code}/")
-        phone.locator('select[name="seat"]').select_option(label=player.name)
-        phone.get_by_role("button", name="This is me").click()
+        phone = phone_of(new_context(), code, player.name)
         phones[player.name] = phone
     expect(phones["Ada"].get_by_test_id("bc-my-turn")).to_be_visible()
     expect(phones["Bruno"].get_by_test_id("bc-waiting")).to_contain_text("Waiting for Ada")

@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, phone_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,10 +35,7 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
 
     phones = {}
     for player in players:
-        phone = new_context().new_page()
-        phone.goto(f"/j/{code}/")
-        phone.locator('select[name="seat"]').select_option(label=player.name)
-        phone.get_by_role("button", name="This is me").click()
+        phone = phone_of(new_context(), code, player.name)
         draft = phone.get_by_test_id("my-draft")
         expect(draft).to_contain_text("draft step 1 of 2")
         shown = {int(v) for v in draft.locator('input[name="tile"]').evaluate_all("els => els.map(e => e.value)")}

@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, expect
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, phone_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,10 +40,7 @@ def test_two_phones_offer_in_secret_and_the_host_sees_the_offers_only_when_both_
 
     phones = {}
     for name in ["Bruno", "Chiara"]:
-        phone = new_context().new_page()
-        phone.goto(f"/j/{code}/")
-        phone.locator('select[name="seat"]').select_option(label=name)
-        phone.get_by_role("button", name="This is me").click()
+        phone = phone_of(new_context(), code, name)
         phones[name] = phone
 
     host.locator(f'a.disc[data-disc="{disc}"]').click()
