@@ -18,10 +18,14 @@ from django.utils.translation import gettext_lazy as _
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
+from scoring.babel_cubes.engine import BabelCubes
+from scoring.babel_cubes.geometry import default_choice as cube_layouts
+from scoring.babel_on.engine import BabelOn
 from scoring.engine import Engine
 from scoring.errors import RuleError, gettext_noop
 from scoring.score_entry import ScoreEntry
 from scoring.session import Rules
+from scoring.seven_wonders.data import check_corrections
 from scoring.seven_wonders.engine import SevenWonders
 from scoring.tower_of_babel.engine import TowerOfBabel
 from scoring.tower_of_babel.table import load_table
@@ -130,6 +134,7 @@ GAMES: dict[str, Game] = {
             min_players=2,
             max_players=6,
             player_rule="BO-1",
+            engine=BabelOn(),
             colours=("red", "blue", "green", "yellow", "purple", "orange"),
         ),
         Game(
@@ -140,6 +145,7 @@ GAMES: dict[str, Game] = {
             player_rule="SW-1",
             entry=ScoreEntry(tiebreak="coins", rule="SW-14"),
             engine=SevenWonders(),
+            edition_table=check_corrections,
             tiebreak_label=_("coins"),
             options=(
                 Option("tower_tiles", _("Tower of Babel tiles"), True),
@@ -154,17 +160,18 @@ GAMES: dict[str, Game] = {
             min_players=2,
             max_players=2,
             player_rule="BC-1",
+            engine=BabelCubes(),
             options=(
                 Option(
                     "type2",
                     _("Type 2 cube bulges"),
-                    "adjacent",
+                    cube_layouts()["type2"],
                     choices=(("adjacent", _("On adjacent faces")), ("opposite", _("On opposite faces"))),
                 ),
                 Option(
                     "type3",
                     _("Type 3 cube bulges"),
-                    "corner",
+                    cube_layouts()["type3"],
                     choices=(("corner", _("Meeting at one corner")), ("u", _("In a U shape"))),
                 ),
             ),

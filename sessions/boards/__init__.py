@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 from django.http import QueryDict
 
-from sessions.boards import seven_wonders, tower_of_babel
-from sessions.games import SEVEN_WONDERS, TOWER_OF_BABEL
+from sessions.boards import babel_cubes, babel_on, seven_wonders, tower_of_babel
+from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.models import GameSession
 
 
@@ -40,11 +40,18 @@ class Board(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
-BOARDS: dict[str, Board] = {TOWER_OF_BABEL: tower_of_babel, SEVEN_WONDERS: seven_wonders}
+BOARDS: dict[str, Board] = {
+    TOWER_OF_BABEL: tower_of_babel,
+    SEVEN_WONDERS: seven_wonders,
+    BABEL_CUBES: babel_cubes,
+    BABEL_ON: babel_on,
+}
 # Games whose forms show their totals as they are typed (the 7 Wonders sheet).
 PREVIEWS = {SEVEN_WONDERS: seven_wonders}
-# Games whose unverified component values a group can set ("our board says ...").
-EDITIONS = {TOWER_OF_BABEL: tower_of_babel}
+# Games whose unverified component values or card texts a group can set ("our board says ...").
+EDITIONS = {TOWER_OF_BABEL: tower_of_babel, SEVEN_WONDERS: seven_wonders}
+# Games whose exact solver answers the hint switch.
+HINTS = {BABEL_CUBES: babel_cubes}
 
 
 def board_for(session: GameSession) -> Board | None:

@@ -1,0 +1,1 @@
+"""Babel On!: set-up, even/odd turns, tower validation and the perfect tower (BO-1..BO-14)."""

@@ -1,0 +1,295 @@
+"""The Babel On! table: the set-up, the roll-off, the towers as pictures, the bag, and the
+forms of a turn. Places on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block
+on someone's tower as ``<seat>:<floor>:<cell>``; the engine checks every one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.babel_on import engine as bo
+from scoring.babel_on.tower import blocks, cells, floors, suggested_places, value
+from scoring.errors import RuleError
+from sessions.games import COLOUR_NAMES
+from sessions.models import GameSession
+from sessions.rule_messages import describe
+
+BOARD_TEMPLATE = "boards/babel_on/_board.html"
+CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
+PHONE_TEMPLATE = "boards/babel_on/_phone.html"
+PHONE_EVENTS: dict[str, str] = {}
+EVENTS = {
+    "setup": bo.SETUP,
+    "rolloff": bo.ROLLOFF,
+    "roll": bo.ROLL,
+    "draw": bo.DRAW,
+    "move": bo.MOVE,
+    "bonus": bo.BONUS,
+    "knock": bo.KNOCK,
+    "adjust": bo.ADJUST,
+}
+CELL_NAMES = {"nw": _("north-west"), "ne": _("north-east"), "sw": _("south-west"), "se": _("south-east")}
+OUTCOMES = {
+    "draw": _("draw %(count)s blocks from the bag and add them all to your own tower"),
+    "move": _("move %(count)s blocks between towers: take them all off first, then add them"),
+    "miss": _("a miss: the die goes to the left"),
+}
+CALLS = {"even": _("even"), "odd": _("odd")}
+WON_BY = {"perfect": _("a perfect tower"), "last_standing": _("last player standing")}
+
+
+def _names(session: GameSession) -> dict[str, str]:
+    return {seat.key: seat.player.name for seat in session.seats.all()}
+
+
+def _colour_name(colour: str | None) -> str:
+    return str(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour or ""
+
+
+def _place_label(floor: int, cell: str) -> str:
+    return gettext("floor %(floor)s, %(cell)s") % {"floor": floor, "cell": CELL_NAMES[cell]}
+
+
+def _picture(tower: list[list[str | None]]) -> list[dict[str, Any]]:
+    """Floors from the top down, each with its 4 cells, for the tower picture."""
+    return [
+        {
+            "number": number,
+            "cells": [
+                {"key": f"{number}-{cell}", "colour": colour, "label": _place_label(number, cell)}
+                for cell, colour in zip(cells(), tower[number - 1], strict=True)
+            ],
+        }
+        for number in range(floors(), 0, -1)
+    ]
+
+
+def board_context(session: GameSession) -> dict[str, Any]:
+    state = session.state["game"]
+    names = _names(session)
+    colours = state["colours"]
+    towers = []
+    for seat in state["seats"]:
+        tower = state["towers"][seat]
+        problems = (
+            [
+                {"floor": f["floor"], "reason": gettext(f["template"]).format(**f["params"])}
+                for f in bo.tower_failures(state, seat)
+            ]
+            if colours
+            else []
+        )
+        towers.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "colour": colours.get(seat),
+                "colour_name": _colour_name(colours.get(seat)),
+                "active": seat == state["active"],
+                "eliminated": seat in state["eliminated"],
+                "bonus": state["bonus"].get(seat, 0),
+                "blocks": blocks(tower),
+                "floors": _picture(tower),
+                "perfect": bool(colours) and not problems,
+                "problems": problems,
+                "winner": seat == state["winner"],
+            }
+        )
+    last = state["last_roll"]
+    roll = None
+    if last is not None:
+        roll = {
+            "name": names[last["seat"]],
+            "call": CALLS[last["call"]],
+            "roll": last["roll"],
+            "digital": last["digital"],
+            "outcome": last["outcome"],
+            "meaning": OUTCOMES[last["outcome"]] % {"count": last["roll"]},
+        }
+    return {
+        "bo": state,
+        "bo_towers": towers,
+        "bo_bag": [(c, _colour_name(c), n) for c, n in state["bag"].items()],
+        "bo_bag_total": sum(state["bag"].values()),
+        "bo_active_name": names.get(state["active"] or "", ""),
+        "bo_winner_name": names.get(state["winner"] or "", ""),
+        "bo_won_by": WON_BY.get(state["won_by"] or ""),
+        "bo_roll": roll,
+        "bo_rolloff": [
+            [(names[seat], rolled) for seat, rolled in rolls.items()] for rolls in state["rolloff"]["rounds"]
+        ],
+        "bo_extra_name": _colour_name(state["extra"]),
+        "bo_last_check": state["checks"][-1] if state["checks"] else None,
+        "bo_adjustments": state["adjustments"][-5:],
+    }
+
+
+def _all_places() -> list[tuple[str, str]]:
+    return [(f"{f}-{c}", _place_label(f, c)) for f in range(1, floors() + 1) for c in cells()]
+
+
+def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
+    state = session.state["game"]
+    names = _names(session)
+    live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
+    context: dict[str, Any] = {
+        "bo_faces": value("die_faces"),
+        "bo_bonus_rows": [str(i) for i in range(value("bonus_blocks"))],
+        "bo_places": _all_places(),
+        "bo_live_seats": [(seat, names[seat]) for seat in live],
+    }
+    if state["phase"] == "setup":
+        context["bo_setup"] = _setup_form(session, names)
+    elif state["phase"] == "rolloff":
+        context["bo_contenders"] = [(seat, names[seat]) for seat in state["rolloff"]["contenders"]]
+    elif state["phase"] == "playing":
+        active = state["active"]
+        pending = state["pending"]
+        context["bo_bonus_places"] = suggested_places(state["towers"][active], value("bonus_blocks"))
+        if pending and pending["kind"] == "draw":
+            rows = suggested_places(state["towers"][active], pending["count"])
+            context["bo_draw"] = [
+                {"index": i, "place": rows[i] if i < len(rows) else ""} for i in range(pending["count"])
+            ]
+        if pending and pending["kind"] == "move":
+            context["bo_move"] = list(range(pending["count"]))
+        context["bo_occupied"] = [
+            (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
+            for seat in live
+            for number, floor in enumerate(state["towers"][seat], start=1)
+            for cell, colour in zip(cells(), floor, strict=True)
+            if colour is not None
+        ]
+        context["bo_chance"] = _chance(state, names, query)
+    return context
+
+
+def _setup_form(session: GameSession, names: dict[str, str]) -> dict[str, Any]:
+    """The seats' colours as chosen when the session was made (a free one where none was),
+    the extra colour the app picks for 2-3 players, and what goes into the bag (BO-2)."""
+    chosen = {seat.key: seat.colour for seat in session.seats.all()}
+    offered = list(value("colours"))
+    colours: dict[str, str] = {}
+    for seat in session.state["game"]["seats"]:
+        colour = chosen.get(seat) or next(c for c in offered if c not in colours.values() and c not in chosen.values())
+        colours[seat] = colour
+    extra = bo.suggested_extra(list(colours.values())) if bo.needs_extra(len(colours)) else None
+    bag, bonus = bo.setup_bag(list(colours.values()), extra)
+    return {
+        "rows": [(seat, names[seat], colours[seat]) for seat in colours],
+        "colours": [(c, _colour_name(c)) for c in offered],
+        "extra": extra,
+        "extras": [(c, _colour_name(c)) for c in offered if c not in colours.values()],
+        "bag": [(c, _colour_name(c), n) for c, n in bag.items()],
+        "bag_total": sum(bag.values()),
+        "bonus": bonus,
+    }
+
+
+def _chance(state: dict[str, Any], names: dict[str, str], query: QueryDict) -> dict[str, Any]:
+    """The asked chance: at least k blocks of a player's colour among n drawn (exact)."""
+    seat = query.get("chance_seat") or state["active"]
+    form: dict[str, Any] = {
+        "seat": seat,
+        "drawn": query.get("drawn", "4"),
+        "at_least": query.get("at_least", "2"),
+        "answer": None,
+    }
+    if "drawn" not in query or seat not in state["colours"]:
+        return form
+    try:
+        drawn, at_least = int(query.get("drawn", "")), int(query.get("at_least", ""))
+        chance = bo.chance_for(state, seat, drawn, at_least)
+    except ValueError as error:
+        form["error"] = describe(error) if isinstance(error, RuleError) else gettext("Enter whole numbers.")
+        return form
+    form["answer"] = {
+        "fraction": f"{chance.numerator}/{chance.denominator}",
+        "percent": f"{float(chance) * 100:.1f}",
+        "name": names[seat],
+        "colour": _colour_name(state["colours"][seat]),
+    }
+    return form
+
+
+def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]:
+    """The engine payload for a posted control form (the engine checks the rules)."""
+    state = session.state["game"]
+    if event_type == bo.SETUP:
+        return {"colours": {seat: data.get(f"colour_{seat}") for seat in state["seats"]}, "extra": data.get("extra")}
+    if event_type == bo.ROLLOFF:
+        if "digital" in data:
+            return {"digital": True}
+        return {"rolls": {seat: _int(data.get(f"roll_{seat}")) for seat in state["rolloff"]["contenders"]}}
+    if event_type == bo.ROLL:
+        return {"call": data.get("call"), "roll": None if data.get("die") == "app" else _int(data.get("roll"))}
+    count = (state["pending"] or {}).get("count", 0)
+    if event_type == bo.DRAW:
+        return {"blocks": [{"colour": data.get(f"colour_{i}"), **_place(data.get(f"spot_{i}"))} for i in range(count)]}
+    if event_type == bo.MOVE:
+        return {
+            "removals": [_block(data.get(f"from_{i}")) for i in range(count)],
+            "additions": [
+                {"tower": data.get(f"to_tower_{i}"), **_place(data.get(f"to_place_{i}"))} for i in range(count)
+            ],
+        }
+    if event_type == bo.BONUS:
+        rows = range(value("bonus_blocks"))
+        return {"blocks": [_place(data.get(f"bonus_{i}")) for i in rows if data.get(f"bonus_{i}")]}
+    if event_type == bo.KNOCK:
+        return {"seat": data.get("seat"), "tower": data.get("tower")}
+    adjusted: dict[str, Any] = {"note": data.get("note", ""), "end_turn": "end_turn" in data, "remove": [], "add": []}
+    if data.get("remove"):
+        adjusted["remove"] = [_block(data.get("remove"))]
+    if data.get("add_place"):
+        adjusted["add"] = [
+            {"tower": data.get("add_tower"), "colour": data.get("add_colour"), **_place(data.get("add_place"))}
+        ]
+    return adjusted
+
+
+def _place(raw: str | None) -> dict[str, Any]:
+    """``3-nw`` as floor and cell; anything else goes on as it is, to be refused by name."""
+    floor, _sep, cell = (raw or "").partition("-")
+    return {"floor": int(floor) if floor.isdigit() else raw, "cell": cell}
+
+
+def _block(raw: str | None) -> dict[str, Any]:
+    seat, _sep, place = (raw or "").partition(":")
+    return {"tower": seat, **_place(place.replace(":", "-"))}
+
+
+def _int(raw: str | None) -> int | str:
+    """A typed number; anything else (or nothing) goes on as it is, to be refused by name."""
+    text = (raw or "").strip()
+    return int(text) if text.isdigit() else text
+
+
+def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
+    """A player's phone: the chance to draw at least 1, 2 or 3 of their colour per even roll."""
+    state = session.state["game"]
+    if seat is None or seat not in state["colours"] or seat in state["eliminated"] or state["phase"] == "over":
+        return {"my_chances": None}
+    total = sum(state["bag"].values())
+    rows = [
+        (drawn, [f"{float(bo.chance_for(state, seat, drawn, k)) * 100:.0f}" for k in (1, 2, 3)])
+        for drawn in range(2, value("die_faces") + 1, 2)  # the even rolls
+        if drawn <= total
+    ]
+    return {"my_chances": rows, "my_colour": _colour_name(state["colours"][seat])}
+
+
+def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+    return {}
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """Nothing in Babel On! is secret."""
+    return state
+
+
+def public_payloads(state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [payload for _seq, _type, payload in events]

@@ -1,0 +1,114 @@
+"""A two-player Babel On! game through the real pages, on one phone: the set-up with the
+extra colour (BO-2), a typed roll-off (BO-3), even/odd turns (BO-5), a refused placement
+(BO-7), and a perfect tower (BO-13) that wins at the end of the round (BO-14)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, Page, expect
+
+from sessions import services
+from sessions.models import GameSession, Result
+from tests.browser.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def shot(page: Page, folder: Path, name: str) -> None:
+    page.screenshot(path=folder / f"babel-on-{name}.png", full_page=True)
+
+
+def state(session_id: int) -> dict:
+    return GameSession.objects.get(pk=session_id).state["game"]
+
+
+def roll(page: Page, call: str, rolled: int) -> None:
+    page.get_by_label(call, exact=True).check()
+    page.locator('input[name="roll"]').fill(str(rolled))
+    page.get_by_role("button", name="Record this roll").click()
+
+
+def test_a_two_player_game_from_set_up_to_a_perfect_tower(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    owner = User.objects.create_user("ada", password="babel-on-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    for name in ("Ada", "Bruno"):
+        services.create_player(group=group, name=name)
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 22))
+
+    page = new_context().new_page()
+    log_in(page, "ada", "babel-on-pass-123")
+    page.goto(f"/n/{night.pk}/sessions/new/")
+    page.get_by_role("link", name="Babel On!").click()
+    for index, (name, colour) in enumerate([("Ada", "blue"), ("Bruno", "red")]):
+        page.locator(f'select[name="seat_{index}"]').select_option(label=name)
+        page.locator(f'select[name="colour_{index}"]').select_option(colour)
+    page.get_by_role("button", name="Create the session").click()
+    session_id = int(page.url.rstrip("/").split("/")[-1])
+    ada, bruno = state(session_id)["seats"]
+    page.get_by_role("button", name="Start playing").click()
+
+    # BO-2: 22 of each player's colour and 24 of the extra colour the app picked.
+    bag = page.get_by_test_id("bo-setup-bag")
+    expect(bag).to_contain_text("Into the construction bag (68 blocks)")
+    expect(bag).to_contain_text("green 24")
+    shot(page, screenshots, "01-set-up")
+    page.get_by_role("button", name="The blocks are in the bag").click()
+    expect(page.get_by_test_id("bo-bag")).to_contain_text("Bag: 68 blocks")
+
+    # BO-3: typed rolls, a tie first, then Ada wins the re-roll.
+    for rolls in ((4, 4), (6, 3)):
+        page.get_by_text("Rolled real dice? Type the rolls").click()
+        page.locator(f'input[name="roll_{ada}"]').fill(str(rolls[0]))
+        page.locator(f'input[name="roll_{bruno}"]').fill(str(rolls[1]))
+        page.get_by_role("button", name="Record these rolls").click()
+    expect(page.get_by_test_id("bo-status")).to_contain_text("Ada to play · round 1")
+
+    # A placement the rules forbid is refused with the rule, and nothing changes (BO-7).
+    roll(page, "even", 2)
+    expect(page.get_by_test_id("bo-roll")).to_contain_text("draw 2 blocks from the bag")
+    page.locator('select[name="colour_0"]').select_option("blue")
+    page.locator('select[name="colour_1"]').select_option("blue")
+    page.locator('select[name="spot_1"]').select_option("2-se")
+    page.get_by_role("button", name="Place the blocks").click()
+    expect(page.get_by_test_id("play-error")).to_contain_text("(rule BO-7)")
+    assert state(session_id)["towers"][ada][0] == [None] * 4
+    page.goto(f"/s/{session_id}/")
+
+    # Each floor gets Ada's blue in the two north cells and green in the south ones: the
+    # app suggests the places in order, the player picks the colours drawn.
+    placed = 0
+    turns = [2, 6, 6, 6, 4]
+    for drawn in turns:
+        if placed:
+            roll(page, "even", drawn)
+        for row in range(drawn):
+            colour = "blue" if (placed + row) % 4 < 2 else "green"
+            page.locator(f'select[name="colour_{row}"]').select_option(colour)
+        page.get_by_role("button", name="Place the blocks").click()
+        expect(page.get_by_test_id("play-error")).to_have_count(0)
+        placed += drawn
+        expect(page.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
+        if placed < 24:
+            roll(page, "odd", 2)  # Bruno calls odd and rolls even: a miss, the round goes on
+            expect(page.get_by_test_id("bo-check")).to_contain_text("no perfect tower yet")
+    tower = page.get_by_test_id(f"bo-tower-{ada}")
+    expect(tower.get_by_test_id("bo-perfect")).to_be_visible()
+    expect(tower.locator('[data-colour="blue"]')).to_have_count(12)
+    shot(page, screenshots, "02-perfect-before-round-end")
+
+    # Bruno's miss ends the round: the perfect tower wins (BO-14).
+    roll(page, "even", 5)
+    expect(page.get_by_test_id("bo-status")).to_contain_text("Ada wins: a perfect tower!")
+    assert state(session_id)["bag"] == {"blue": 10, "red": 22, "green": 12}
+    shot(page, screenshots, "03-winner")
+    page.get_by_role("button", name="Finish and record results").click()
+    expect(page.get_by_test_id("status")).to_have_text("finished")
+    ranks = {r.player.name: r.rank for r in Result.objects.filter(session_id=session_id).select_related("player")}
+    assert ranks == {"Ada": 1, "Bruno": 2}
