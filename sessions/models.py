@@ -246,3 +246,115 @@ class PlayerTally(models.Model):
     @property
     def game_name(self) -> str:
         return game_name(self.game)
+
+
+# --- statistics (sessions/statistics) --------------------------------------------------------
+
+OVERALL = ""  # the ``game`` of a player's rating over every game
+
+
+class PlayerRating(models.Model):
+    """A player's OpenSkill (Plackett-Luce) rating in one game, or over all games (``game=""``).
+
+    Kept up to date by ``sessions.statistics.services`` after each finished session and
+    recomputed from the Results by the rebuild.
+    """
+
+    # db_index=False: the unique constraint's index starts with the player (fewer indexes, faster rebuilds).
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings", db_index=False)
+    game = models.CharField(max_length=30, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    plays = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game or '*'}: {self.mu:.1f}±{self.sigma:.1f}"
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: the rating the player is very likely above."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingPoint(models.Model):
+    """A player's ratings just after one session: in its game, and over all games."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points", db_index=False)
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rating_points")
+    game = models.CharField(max_length=30)
+    played_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    overall_mu = models.FloatField()
+    overall_sigma = models.FloatField()
+
+    class Meta:
+        # Its index also serves a player's history (a few hundred rows, sorted by time).
+        constraints = [models.UniqueConstraint(fields=["player", "session"], name="one_rating_point_per_session")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.session_id}"
+
+
+class PlayerMonth(models.Model):
+    """Plays and wins of a player in one game and calendar month, for the leaderboard's periods."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="player_months", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="months", db_index=False)
+    game = models.CharField(max_length=30)
+    month = models.DateField()  # the first day of the month
+    plays = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game", "month"], name="one_player_month_per_game")]
+        indexes = [models.Index(fields=["group", "month"], name="player_month_period")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game} {self.month:%Y-%m}: {self.wins}/{self.plays}"
+
+
+class GameStatistics(models.Model):
+    """A group's running totals for one game: the game page reads this one row.
+
+    ``totals`` holds sums, not averages, so one more session is added without reading the
+    others: ``winning`` (sum, count, best of the winning scores), ``scores`` (how many
+    results had each score), ``seats`` (plays and wins per seat, 0 = the first player) and
+    ``breakdown`` (sum and count per key of ``Result.breakdown``).
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="game_statistics")
+    game = models.CharField(max_length=30)
+    plays = models.PositiveIntegerField(default=0)
+    totals = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "game"], name="one_statistics_row_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.group_id} {self.game}: {self.plays} plays"
+
+
+class RatedSession(models.Model):
+    """Marks a finished session as counted in the statistics (what makes the update idempotent).
+
+    A finished session without one is pending: its task was lost (the broker was down) or
+    has not run yet; the next update of its group, the catch-up task and the nightly
+    rebuild count it.
+    """
+
+    session = models.OneToOneField(GameSession, on_delete=models.CASCADE, primary_key=True, related_name="rated")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="rated_sessions", db_index=False)
+    finished_at = models.DateTimeField()
+    rated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["group", "finished_at"], name="rated_session_order")]
+
+    def __str__(self) -> str:
+        return f"rated {self.session_id}"

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import session as core
@@ -30,7 +29,6 @@ from sessions.models import (
     JoinCode,
     Membership,
     Player,
-    PlayerTally,
     Result,
     Seat,
     SessionEvent,
@@ -258,53 +256,21 @@ def _write_results(session: GameSession, rules: core.Rules) -> None:
         Result(session=session, player_id=int(s.seat), score=s.score, rank=s.rank, breakdown=dict(s.breakdown))
         for s in standings
     )
-    transaction.on_commit(lambda: enqueue_tally_refresh(session.pk))
+    transaction.on_commit(lambda: enqueue_statistics_update(session.pk))
 
 
-def enqueue_tally_refresh(session_id: int) -> None:
-    """Queue the statistics update; a broker that is down must not fail the finished game."""
-    from sessions.tasks import refresh_tallies
+def enqueue_statistics_update(session_id: int) -> None:
+    """Queue the statistics update; a broker that is down must not fail the finished game.
+
+    The session then stays pending (finished, no ``RatedSession``): the next update of its
+    group, the catch-up task and the nightly rebuild count it.
+    """
+    from sessions.tasks import update_statistics
 
     try:
-        refresh_tallies.delay(session_id)
-    except Exception:  # the broker's own errors vary by transport; the nightly rebuild catches up
-        logger.warning("could not enqueue the tally refresh of session %s", session_id, exc_info=True)
-
-
-def refresh_tallies(*, session_id: int) -> None:
-    """Recount plays and wins of the session's players in its game (idempotent)."""
-    session = GameSession.objects.filter(pk=session_id).first()
-    if session is None:  # deleted since the task was queued: nothing to count
-        return
-    player_ids = list(session.results.values_list("player_id", flat=True))
-    _recount(game=session.game, player_ids=player_ids)
-
-
-def rebuild_tallies() -> None:
-    """Recount every tally from the Results (the nightly consistency run)."""
-    pairs = Result.objects.values_list("session__game", "player_id").distinct()
-    by_game: dict[str, list[int]] = {}
-    for game, player_id in pairs:
-        by_game.setdefault(game, []).append(player_id)
-    with transaction.atomic():
-        PlayerTally.objects.all().delete()
-        for game, player_ids in by_game.items():
-            _recount(game=game, player_ids=player_ids)
-
-
-def _recount(*, game: str, player_ids: Sequence[int]) -> None:
-    counts = (
-        Result.objects.filter(player_id__in=player_ids, session__game=game, session__status=core.FINISHED)
-        .values("player_id")
-        .annotate(plays=Count("id"), wins=Count("id", filter=Q(rank=1)))
-    )
-    now = timezone.now()
-    for row in counts:
-        PlayerTally.objects.update_or_create(
-            player_id=row["player_id"],
-            game=game,
-            defaults={"plays": row["plays"], "wins": row["wins"], "updated_at": now},
-        )
+        update_statistics.delay(session_id)
+    except Exception:  # the broker's own errors vary by transport
+        logger.warning("could not enqueue the statistics update of session %s", session_id, exc_info=True)
 
 
 def create_join_code(*, session: GameSession) -> JoinCode:

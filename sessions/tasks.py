@@ -5,14 +5,36 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from sessions import services
+from sessions.statistics import services as statistics
+
+RETRY = (OperationalError,)  # the database was busy or away: try again later, with backoff
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_tallies(session_id: int) -> None:
-    services.refresh_tallies(session_id=session_id)
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=5)
+def update_statistics(session_id: int) -> int:
+    """After a session finishes: count it (and whatever else its group has pending)."""
+    return statistics.update_statistics(session_id=session_id)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=3)
+def catch_up_statistics() -> int:
+    """Count the finished sessions whose task was lost (e.g. the broker was down)."""
+    return statistics.catch_up()
+
+
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=3)
+def rebuild_statistics() -> None:
+    """Recompute every statistic from the Results (the nightly consistency run)."""
+    statistics.rebuild_all()
+
+
+# The names of the tasks before the statistics took the tallies over: messages already
+# queued under them still run.
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=5)
+def refresh_tallies(session_id: int) -> int:
+    return statistics.update_statistics(session_id=session_id)
+
+
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=3)
 def rebuild_tallies() -> None:
-    services.rebuild_tallies()
+    statistics.rebuild_all()

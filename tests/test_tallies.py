@@ -31,7 +31,7 @@ def tallies():
 
 def test_finishing_a_session_enqueues_the_tally_task_after_commit(session, django_capture_on_commit_callbacks):
     with (
-        mock.patch.object(tasks.refresh_tallies, "delay") as delay,
+        mock.patch.object(tasks.update_statistics, "delay") as delay,
         django_capture_on_commit_callbacks(execute=True),
     ):
         finish(session, [1, 1, 3])

@@ -1,0 +1,1 @@
+"""Benchmarks printing figures: run each as ``.venv/bin/python -m bench.<name>``."""

@@ -1,0 +1,400 @@
+"""Writes of the statistics: the update after a finished session, the catch-up, the rebuild.
+
+Idempotency: a finished session is counted once, when its ``RatedSession`` row is written
+in the same transaction as the numbers. An update for a session already counted (a
+redelivered or duplicated task) finds nothing pending and changes nothing.
+
+Chronology: ratings depend on the order of play, so sessions are counted in the order they
+finished. When a pending session finished before one already counted (its task was lost
+while the broker was down, and a later one ran), the group is rebuilt instead, so the
+numbers always equal a rebuild's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, F, Max, Model, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from scoring import session as core
+from sessions.models import (
+    GameSession,
+    GameStatistics,
+    Group,
+    PlayerMonth,
+    PlayerRating,
+    PlayerTally,
+    RatedSession,
+    RatingPoint,
+    Result,
+    Seat,
+)
+from sessions.statistics.ratings import OVERALL, Entry, Match, Rating, Replay, Totals
+
+logger = logging.getLogger(__name__)
+
+BATCH = 5000
+
+
+def update_statistics(*, session_id: int) -> int:
+    """Count one finished session. Idempotent: a repeat finds it counted and returns 0.
+
+    Only this session is looked at (a primary-key lookup, not a scan of the group): a
+    session whose task was lost is counted by :func:`catch_up` (every few minutes from
+    beat) or the nightly rebuild.
+    """
+    group_id = GameSession.objects.filter(pk=session_id).values_list("group_id", flat=True).first()
+    if group_id is None:  # deleted since the task was queued: nothing to count
+        return 0
+    return catch_up_group(group_id=group_id, session_id=session_id)
+
+
+def catch_up() -> int:
+    """Count every pending finished session, group by group (after the broker was down)."""
+    groups = pending_sessions().values_list("group_id", flat=True).distinct().order_by("group_id")
+    return sum(catch_up_group(group_id=group_id) for group_id in list(groups))
+
+
+def pending_sessions() -> QuerySet[GameSession]:
+    """Finished sessions the statistics do not count yet."""
+    return GameSession.objects.filter(status=core.FINISHED, rated__isnull=True)
+
+
+def catch_up_group(*, group_id: int, session_id: int | None = None) -> int:
+    """Count the group's pending sessions (or only ``session_id``, if pending) in the order of play."""
+    with transaction.atomic():
+        # One updater per group at a time (PostgreSQL; SQLite's writes are serial anyway).
+        Group.objects.select_for_update().filter(pk=group_id).values_list("pk", flat=True).first()
+        pending_here = pending_sessions().filter(group_id=group_id)
+        if session_id is not None:
+            pending_here = pending_here.filter(pk=session_id)
+        pending = list(pending_here.annotate(played=_played()).order_by("played", "id").values_list("played", "id"))
+        if not pending:
+            return 0
+        latest = (
+            RatedSession.objects.filter(group_id=group_id)
+            .order_by("-finished_at", "-session_id")
+            .values_list("finished_at", "session_id")
+            .first()
+        )
+        if latest is not None and pending[0] < latest:
+            logger.info("group %s: a session finished before one already counted; rebuilding", group_id)
+            rebuild_group(group_id=group_id)
+            return len(pending)
+        matches = list(load_matches(group_id=group_id, session_ids=[pk for _played, pk in pending]))
+        replay = _stored_replay(group_id=group_id, matches=matches)
+        for match in matches:
+            replay.add(match)
+        rated = {match.session_id for match in matches}
+        replay.sessions += [(pk, played) for played, pk in pending if pk not in rated]  # no results: nothing to count
+        _write_update(group_id=group_id, replay=replay, matches=matches)
+        return len(pending)
+
+
+def rebuild_all() -> None:
+    """Recompute every group's statistics from the Results (the nightly consistency run)."""
+    for group_id in Group.objects.order_by("pk").values_list("pk", flat=True):
+        rebuild_group(group_id=group_id)
+
+
+def rebuild_group(*, group_id: int) -> Replay:
+    """Recompute the group's statistics from its Results.
+
+    The reading and the replay happen before the write transaction (SQLite takes its write
+    lock at BEGIN, and the phones must not wait for the replay), over the sessions finished
+    up to a cutoff. A session finished after it, or counted by a task meanwhile, is left
+    pending and the catch-up counts it after the rebuild: the same numbers either way.
+    """
+    until = timezone.now()
+    replay = Replay(count_totals=False)
+    for match in load_matches(group_id=group_id, details=False, until=until):
+        replay.add(match)
+    replay.totals = game_totals(group_id=group_id, until=until)
+    without_results = GameSession.objects.filter(group_id=group_id, status=core.FINISHED, results__isnull=True)
+    played = without_results.annotate(played=_played()).filter(played__lte=until)
+    replay.sessions += list(played.values_list("id", "played"))
+    with transaction.atomic():
+        Group.objects.select_for_update().filter(pk=group_id).values_list("pk", flat=True).first()
+        RatingPoint.objects.filter(player__group_id=group_id).delete()
+        PlayerRating.objects.filter(player__group_id=group_id).delete()
+        PlayerTally.objects.filter(player__group_id=group_id).delete()
+        PlayerMonth.objects.filter(group_id=group_id).delete()
+        GameStatistics.objects.filter(group_id=group_id).delete()
+        RatedSession.objects.filter(group_id=group_id).delete()
+        now = timezone.now()
+        moments = _prepared_moments([now, *{r.last_played for r in replay.ratings.values() if r.last_played}])
+        _insert_many(
+            PlayerRating,
+            ["player_id", "game", "mu", "sigma", "plays", "wins", "last_played"],
+            [
+                (pk, game, r.mu, r.sigma, r.plays, r.wins, moments[r.last_played] if r.last_played else None)
+                for (pk, game), r in replay.ratings.items()
+            ],
+        )
+        _insert_many(
+            PlayerTally,
+            ["player_id", "game", "plays", "wins", "updated_at"],
+            [(pk, game, r.plays, r.wins, moments[now]) for (pk, game), r in replay.ratings.items() if game != OVERALL],
+        )
+        date_field = PlayerMonth._meta.get_field("month")
+        _insert_many(
+            PlayerMonth,
+            ["group_id", "player_id", "game", "month", "plays", "wins"],
+            [
+                (group_id, pk, game, date_field.get_db_prep_value(month, connection), n[0], n[1])
+                for (pk, game, month), n in replay.months.items()
+            ],
+        )
+        GameStatistics.objects.bulk_create(
+            GameStatistics(group_id=group_id, game=game, plays=totals.plays, totals=totals.data)
+            for game, totals in replay.totals.items()
+        )
+        _insert_points(replay.points)
+        _insert_rated(group_id, replay.sessions, now)
+    return replay
+
+
+def load_matches(
+    *, group_id: int, session_ids: Sequence[int] | None = None, details: bool = True, until: datetime | None = None
+) -> Iterator[Match]:
+    """The group's finished sessions in the order they finished: one query, streamed.
+
+    ``details`` adds each result's score, seat and breakdown (for the game totals of an
+    incremental update; a rebuild sums those in the database, see :func:`game_totals`).
+    The rows are read without the ORM's per-value converters, the bulk of a rebuild's
+    reading time: the time is converted once per session and also kept as stored.
+    """
+    q = connection.ops.quote_name
+    result, session, seat = (q(m._meta.db_table) for m in (Result, GameSession, Seat))
+    columns = "s.id, s.game, COALESCE(s.finished_at, s.updated_at) AS played, r.player_id, r.rank"
+    joins = ""
+    if details:
+        columns += f", r.score, t.{q('order')}, r.breakdown"
+        joins = f"LEFT JOIN {seat} t ON t.session_id = r.session_id AND t.player_id = r.player_id"
+    sql = (
+        f"SELECT {columns} FROM {result} r JOIN {session} s ON s.id = r.session_id {joins} "
+        "WHERE s.group_id = %s AND s.status = %s"
+    )
+    params: list[Any] = [group_id, core.FINISHED]
+    if session_ids is not None:
+        sql += f" AND s.id IN ({', '.join(['%s'] * len(session_ids))})"
+        params += list(session_ids)
+    if until is not None:
+        sql += " AND COALESCE(s.finished_at, s.updated_at) <= %s"
+        params.append(connection.ops.adapt_datetimefield_value(until))
+    sql += " ORDER BY played, s.id, r.rank, r.player_id"
+    current: int | None = None
+    game, played, stored = "", timezone.now(), None
+    entries: list[Entry] = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(BATCH):
+            for row in rows:
+                if row[0] != current:
+                    if current is not None:
+                        yield Match(current, game, played, tuple(entries), stored)
+                    current, game, stored, entries = row[0], row[1], row[2], []
+                    played = _moment(stored)
+                if details:
+                    breakdown = row[7]
+                    if isinstance(breakdown, str):
+                        breakdown = json.loads(breakdown) if breakdown != "{}" else {}
+                    entries.append(Entry(row[3], row[4], row[5], row[6], breakdown or {}))
+                else:
+                    entries.append(Entry(row[3], row[4]))
+    if current is not None:
+        yield Match(current, game, played, tuple(entries), stored)
+
+
+def _moment(value: datetime | str) -> datetime:
+    """A database's timestamp as an aware datetime (SQLite gives text, PostgreSQL datetimes)."""
+    if isinstance(value, str):
+        try:
+            moment: datetime | None = datetime.fromisoformat(value)
+        except ValueError:
+            moment = parse_datetime(value)
+    else:
+        moment = value
+    if moment is None:
+        raise ValueError(f"not a timestamp: {value!r}")
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
+
+
+def game_totals(*, group_id: int, until: datetime) -> dict[str, Totals]:
+    """Each game's totals (as :class:`Totals` would add them up), summed by the database."""
+    finished = Result.objects.annotate(played=_played("session__")).filter(
+        session__group_id=group_id, session__status=core.FINISHED, played__lte=until
+    )
+    totals: dict[str, Totals] = {}
+    for game, plays in (
+        finished.values("session__game")
+        .annotate(n=Count("session_id", distinct=True))
+        .values_list("session__game", "n")
+    ):
+        totals[game] = Totals(plays=plays, data=Totals.empty())
+    scored = finished.filter(score__isnull=False)
+    for game, score, count in (
+        scored.values("session__game", "score").annotate(n=Count("id")).values_list("session__game", "score", "n")
+    ):
+        totals[game].data["scores"][str(score)] = count
+    winners = scored.filter(rank=1).values("session__game")
+    for game, total, count, best in winners.annotate(t=Sum("score"), n=Count("id"), b=Max("score")).values_list(
+        "session__game", "t", "n", "b"
+    ):
+        totals[game].data["winning"] = {"sum": total, "count": count, "best": best}
+    q = connection.ops.quote_name
+    result, session, seat = (q(m._meta.db_table) for m in (Result, GameSession, Seat))
+    where = "s.group_id = %s AND s.status = %s AND COALESCE(s.finished_at, s.updated_at) <= %s"
+    params: list[Any] = [group_id, core.FINISHED, connection.ops.adapt_datetimefield_value(until)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.game, t.{q('order')}, COUNT(*), SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) "
+            f"FROM {result} r JOIN {session} s ON s.id = r.session_id "
+            f"JOIN {seat} t ON t.session_id = r.session_id AND t.player_id = r.player_id "
+            f"WHERE {where} GROUP BY s.game, t.{q('order')}",
+            params,
+        )
+        for game, order, plays, wins in cursor.fetchall():
+            totals[game].data["seats"][str(order)] = [plays, int(wins)]
+        if connection.vendor == "postgresql":
+            each = "CROSS JOIN LATERAL jsonb_each(r.breakdown) j"
+            value, numeric = "(j.value)::numeric", "jsonb_typeof(j.value) = 'number'"
+        else:  # SQLite's JSON1 functions
+            each, value, numeric = ", json_each(r.breakdown) j", "j.value", "j.type IN ('integer', 'real')"
+        cursor.execute(
+            f"SELECT s.game, j.key, SUM({value}), COUNT(*) FROM {result} r JOIN {session} s ON s.id = r.session_id "
+            f"{each} WHERE {where} AND {numeric} GROUP BY s.game, j.key",
+            params,
+        )
+        for game, key, total, count in cursor.fetchall():
+            number = total if isinstance(total, int | float) else float(total)
+            if isinstance(number, float) and number.is_integer():
+                number = int(number)
+            totals[game].data["breakdown"][key] = [number, count]
+    return totals
+
+
+def _played(prefix: str = "") -> Coalesce:
+    """When a session counts as played: when it finished (or was last changed, for old rows)."""
+    return Coalesce(F(f"{prefix}finished_at"), F(f"{prefix}updated_at"))
+
+
+def _stored_replay(*, group_id: int, matches: Sequence[Match]) -> Replay:
+    """The stored state of the rows these matches touch, to continue the replay from."""
+    players = {entry.player_id for match in matches for entry in match.entries}
+    games = {match.game for match in matches}
+    replay = Replay()
+    months = {replay.month(match.played_at) for match in matches}
+    for row in PlayerRating.objects.filter(player_id__in=players):
+        replay.ratings[(row.player_id, row.game)] = Rating.of(
+            row.mu, row.sigma, plays=row.plays, wins=row.wins, last_played=row.last_played
+        )
+    for month_row in PlayerMonth.objects.filter(player_id__in=players, month__in=months, game__in=games):
+        replay.months[(month_row.player_id, month_row.game, month_row.month)] = [month_row.plays, month_row.wins]
+    for stats in GameStatistics.objects.filter(group_id=group_id, game__in=games):
+        replay.totals[stats.game] = Totals(plays=stats.plays, data=stats.totals)
+    return replay
+
+
+def _rating_row(key: tuple[int, str], rating: Rating) -> PlayerRating:
+    player_id, game = key
+    return PlayerRating(
+        player_id=player_id,
+        game=game,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        plays=rating.plays,
+        wins=rating.wins,
+        last_played=rating.last_played,
+    )
+
+
+def _write_update(*, group_id: int, replay: Replay, matches: Sequence[Match]) -> None:
+    """Write back the rows the matches changed."""
+    now = timezone.now()
+    ratings = sorted({(e.player_id, key) for m in matches for e in m.entries for key in (m.game, OVERALL)})
+    months = sorted({(e.player_id, m.game, replay.month(m.played_at)) for m in matches for e in m.entries})
+    PlayerRating.objects.bulk_create(
+        [_rating_row(key, replay.ratings[key]) for key in ratings],
+        update_conflicts=True,
+        unique_fields=["player", "game"],
+        update_fields=["mu", "sigma", "plays", "wins", "last_played"],
+    )
+    PlayerTally.objects.bulk_create(
+        [
+            PlayerTally(player_id=player_id, game=game, plays=r.plays, wins=r.wins, updated_at=now)
+            for (player_id, game) in ratings
+            if game != OVERALL
+            for r in [replay.ratings[(player_id, game)]]
+        ],
+        update_conflicts=True,
+        unique_fields=["player", "game"],
+        update_fields=["plays", "wins", "updated_at"],
+    )
+    PlayerMonth.objects.bulk_create(
+        [
+            PlayerMonth(group_id=group_id, player_id=player_id, game=game, month=month, plays=n[0], wins=n[1])
+            for (player_id, game, month) in months
+            for n in [replay.months[(player_id, game, month)]]
+        ],
+        update_conflicts=True,
+        unique_fields=["player", "game", "month"],
+        update_fields=["plays", "wins"],
+    )
+    GameStatistics.objects.bulk_create(
+        [
+            GameStatistics(group_id=group_id, game=game, plays=totals.plays, totals=totals.data)
+            for game, totals in sorted(replay.totals.items())
+        ],
+        update_conflicts=True,
+        unique_fields=["group", "game"],
+        update_fields=["plays", "totals"],
+    )
+    _insert_points(replay.points)
+    _insert_rated(group_id, replay.sessions, now)
+
+
+def _insert_points(points: Sequence[tuple[int, int, str, Any, float, float, float, float]]) -> None:
+    """Plain ``executemany``: the history is the bulk of a rebuild's writes."""
+    columns = ["player_id", "session_id", "game", "played_at", "mu", "sigma", "overall_mu", "overall_sigma"]
+    moments = _prepared_moments({p[3] for p in points})
+    _insert_many(RatingPoint, columns, [(*p[:3], moments[p[3]], *p[4:]) for p in points])
+
+
+def _insert_rated(group_id: int, sessions: Sequence[tuple[int, Any]], now: datetime) -> None:
+    moments = _prepared_moments({now, *(played for _pk, played in sessions)})
+    _insert_many(
+        RatedSession,
+        ["session_id", "group_id", "finished_at", "rated_at"],
+        [(pk, group_id, moments[played], moments[now]) for pk, played in sessions],
+    )
+
+
+def _prepared_moments(moments: Iterable[Any]) -> dict[Any, Any]:
+    """Each distinct timestamp as the database takes it, converted once, not once per row.
+
+    A value read from the database (``Match.stored_at``) goes back as it came; an aware
+    datetime is adapted.
+    """
+    adapt = connection.ops.adapt_datetimefield_value
+    return {moment: adapt(moment) if isinstance(moment, datetime) else moment for moment in moments}
+
+
+def _insert_many(model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
+    """INSERT rows by the default column names of ``model``, in batches."""
+    if not rows:
+        return
+    quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+    table = connection.ops.quote_name(model._meta.db_table)
+    sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start : start + BATCH])

@@ -1,0 +1,130 @@
+"""Statistics pages: a player's, a game's in a group, and the group's leaderboard.
+
+They read precomputed rows (a few queries, whatever the group's size) and never wait for
+the statistics tasks: a session finished a moment ago shows up once its task has run.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from sessions import selectors
+from sessions.boards.seven_wonders import COLUMN_NAMES
+from sessions.boards.tower_of_babel import SOURCE_NAMES
+from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
+from sessions.http import MemberRequest
+from sessions.statistics import charts
+from sessions.statistics import selectors as statistics
+from sessions.statistics.forms import LeaderboardForm
+from sessions.statistics.ratings import MIN_RATED_PLAYS
+
+# A page lists at most this many leaderboard rows and head-to-head opponents (the API lists all).
+PAGE_ROWS = 100
+PAGE_OPPONENTS = 30
+
+
+def breakdown_label(game: str, key: str) -> str:
+    if game == TOWER_OF_BABEL and key in SOURCE_NAMES:
+        return str(SOURCE_NAMES[key])
+    if game == SEVEN_WONDERS and key in COLUMN_NAMES:
+        return str(COLUMN_NAMES[key])
+    if key == "coins":
+        return _("coins")
+    return key
+
+
+def rating_history_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
+    by_game: dict[str, list[tuple[datetime, float]]] = {}
+    for point in stats.history:
+        by_game.setdefault(point.game, []).append((point.played_at, point.rating))
+    series = [charts.Series(_("All games"), [(p.played_at, p.overall) for p in stats.history])]
+    series += [charts.Series(game_name(game), points) for game, points in sorted(by_game.items())]
+    return charts.line_chart(
+        chart_id="rating-history",
+        title=_("Rating history of %(name)s") % {"name": stats.player.name},
+        description=_(
+            "The conservative rating (mu minus three sigma) after each play, over all games and in each game."
+        ),
+        series=series,
+        headers=(_("Rating"), _("Plays"), _("First"), _("Last"), _("Lowest"), _("Highest")),
+    )
+
+
+def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
+    return charts.hbar_chart(
+        chart_id="wins-by-game",
+        title=_("Wins by game"),
+        description=_("%(name)s: %(wins)d wins in %(plays)d plays.")
+        % {"name": stats.player.name, "wins": stats.wins, "plays": stats.plays},
+        bars=[(line.name, line.wins) for line in stats.games],
+        headers=(_("Game"), _("Wins")),
+    )
+
+
+def score_distribution_chart(view: statistics.GameStatisticsView) -> charts.Chart:
+    bins = charts.score_bins(view.scores)
+    return charts.bar_chart(
+        chart_id="score-distribution",
+        title=_("Score distribution"),
+        description=_("How many final scores of %(game)s fell in each range.") % {"game": view.name},
+        bars=bins,
+        headers=(_("Score"), _("Results")),
+    )
+
+
+@login_required
+def player_statistics(request: MemberRequest, player_id: int) -> HttpResponse:
+    player = selectors.player_of_member(request.user, player_id)
+    stats = statistics.player_statistics(player)
+    opponents = sorted(stats.opponents, key=lambda o: (-o.shared, o.name.lower()))
+    context = {
+        "player": player,
+        "head_to_head": opponents[:PAGE_OPPONENTS],
+        "more_opponents": max(0, len(opponents) - PAGE_OPPONENTS),
+        "group": player.group,
+        "stats": stats,
+        "history_chart": rating_history_chart(stats),
+        "wins_chart": wins_by_game_chart(stats),
+        "min_rated_plays": MIN_RATED_PLAYS,
+        "min_shared_plays": statistics.MIN_SHARED_PLAYS,
+    }
+    return render(request, "statistics/player.html", context)
+
+
+@login_required
+def game_statistics(request: MemberRequest, group_id: int, game: str) -> HttpResponse:
+    group = selectors.membership(request.user, group_id).group
+    if game not in GAMES:
+        raise Http404
+    view = statistics.game_statistics(group, game)
+    context = {
+        "group": group,
+        "view": view,
+        "breakdown": [(breakdown_label(game, key), average) for key, average in view.breakdown],
+        "chart": score_distribution_chart(view),
+        "min_rated_plays": MIN_RATED_PLAYS,
+    }
+    return render(request, "statistics/game.html", context)
+
+
+@login_required
+def leaderboard(request: MemberRequest, group_id: int) -> HttpResponse:
+    group = selectors.membership(request.user, group_id).group
+    form = LeaderboardForm(request.GET or None)
+    filters = form.filters()
+    rows = statistics.leaderboard(group, **filters)
+    context = {
+        "group": group,
+        "form": form,
+        "filters": filters,
+        "rows": rows[:PAGE_ROWS],
+        "more_rows": max(0, len(rows) - PAGE_ROWS),
+        "games": GAMES.values(),
+        "min_rated_plays": MIN_RATED_PLAYS,
+    }
+    return render(request, "statistics/leaderboard.html", context)

@@ -1,0 +1,244 @@
+"""Statistics kept by Celery tasks: counted once per finished session, in the order of play,
+rebuilt from the Results, and caught up after the broker was down."""
+
+import datetime
+from io import StringIO
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import OperationalError
+
+from sessions import services, tasks
+from sessions.models import (
+    GameStatistics,
+    PlayerMonth,
+    PlayerRating,
+    PlayerTally,
+    RatedSession,
+    RatingPoint,
+)
+from sessions.statistics import services as statistics
+
+BASE = datetime.datetime(2026, 3, 2, 20, 0, tzinfo=datetime.UTC)
+
+
+def play(night, players, scores, *, game="tower-of-babel", days=0, places=False):
+    """A finished session with these final scores (or places) by seat; it finished ``days`` after BASE."""
+    session = services.create_session(night=night, game=game, players=players, seed=1)
+    kind = "places" if places else "scores"
+    payload = {kind: {str(p.pk): s for p, s in zip(players, scores, strict=True)}}
+    services.append_event(session_id=session.pk, expected_version=0, type=f"{kind}.record", payload=payload)
+    services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
+    session.refresh_from_db()
+    session.finished_at = BASE + datetime.timedelta(days=days)
+    session.save(update_fields=["finished_at"])
+    return session
+
+
+def snapshot():
+    """Every statistics row, as comparable values (floats rounded)."""
+    return {
+        "ratings": sorted(
+            (r.player_id, r.game, round(r.mu, 9), round(r.sigma, 9), r.plays, r.wins, r.last_played)
+            for r in PlayerRating.objects.all()
+        ),
+        "points": sorted(
+            (p.player_id, p.session_id, p.game, round(p.mu, 9), round(p.overall_sigma, 9))
+            for p in RatingPoint.objects.all()
+        ),
+        "months": sorted(PlayerMonth.objects.values_list("player_id", "game", "month", "plays", "wins")),
+        "games": sorted(GameStatistics.objects.values_list("game", "plays", "totals")),
+        "tallies": sorted(PlayerTally.objects.values_list("player_id", "game", "plays", "wins")),
+        "rated": sorted(RatedSession.objects.values_list("session_id", flat=True)),
+    }
+
+
+def test_finishing_a_session_enqueues_the_statistics_update_after_commit(session, django_capture_on_commit_callbacks):
+    places = {seat.key: place for seat, place in zip(session.seats.all(), [1, 2, 3], strict=True)}
+    services.append_event(session_id=session.pk, expected_version=0, type="places.record", payload={"places": places})
+    with mock.patch.object(tasks.update_statistics, "delay") as delay:
+        with django_capture_on_commit_callbacks() as hooks:
+            services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
+        delay.assert_not_called()  # not before the Results are committed
+        for hook in hooks:
+            hook()
+        delay.assert_called_once_with(session.pk)
+
+
+def test_the_task_counts_ratings_history_months_game_totals_and_tallies(
+    night, players, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        session = play(night, players[:3], [30, 30, 12])
+    ada, bruno, chiara = players[:3]
+    assert RatedSession.objects.filter(session=session).exists()
+    assert PlayerRating.objects.filter(game="tower-of-babel").count() == 3
+    assert PlayerRating.objects.filter(game="").count() == 3
+    assert PlayerRating.objects.get(player=ada, game="").wins == 1
+    assert PlayerRating.objects.get(player=bruno, game="tower-of-babel").wins == 1
+    assert PlayerRating.objects.get(player=chiara, game="tower-of-babel").mu < 25
+    assert RatingPoint.objects.filter(session=session).count() == 3
+    stats = GameStatistics.objects.get(game="tower-of-babel")
+    assert stats.plays == 1
+    assert stats.totals["winning"] == {"sum": 60, "count": 2, "best": 30}
+    assert set(PlayerTally.objects.values_list("player__name", "plays", "wins")) == {
+        ("Ada", 1, 1),
+        ("Bruno", 1, 1),
+        ("Chiara", 1, 0),
+    }
+
+
+def test_a_duplicated_or_redelivered_task_leaves_the_same_numbers(night, players):
+    first = play(night, players[:3], [10, 20, 30])
+    second = play(night, players[:4], [5, 6, 7, 8], days=1)
+    assert tasks.update_statistics(first.pk) == 1
+    assert tasks.update_statistics(second.pk) == 1
+    once = snapshot()
+    assert tasks.update_statistics(first.pk) == 0
+    tasks.update_statistics.delay(second.pk)  # eager in the unit tests: the task body runs
+    assert snapshot() == once
+    assert len(once["rated"]) == 2
+
+
+def test_the_incremental_updates_equal_a_rebuild_from_the_results(night, players):
+    for day, scores in enumerate([[10, 20, 30], [40, 20, 30], [5, 5, 1], [9, 8, 7]]):
+        session = play(night, players[:3], scores, days=day)
+        tasks.update_statistics(session.pk)
+    tasks.update_statistics(play(night, players[1:], [3, 1, 2], game="babel-on", days=9).pk)
+    incremental = snapshot()
+    tasks.rebuild_statistics()
+    assert snapshot() == incremental
+
+
+def test_the_rebuild_replaces_wrong_numbers(night, players):
+    session = play(night, players[:3], [10, 20, 30])
+    tasks.update_statistics(session.pk)
+    right = snapshot()
+    PlayerRating.objects.update(mu=99, plays=99)
+    PlayerTally.objects.update(plays=99, wins=99)
+    GameStatistics.objects.update(plays=0, totals={})
+    tasks.rebuild_statistics()
+    assert snapshot() == right
+
+
+def test_a_broker_that_is_down_does_not_fail_the_finished_game_and_the_catch_up_counts_it(
+    night, players, django_capture_on_commit_callbacks
+):
+    with (
+        mock.patch.object(tasks.update_statistics, "delay", side_effect=ConnectionError("broker down")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        session = play(night, players[:3], [1, 2, 3])
+    assert session.status == "finished"
+    assert session.results.count() == 3
+    assert not RatedSession.objects.exists()  # pending: the marker is the missing RatedSession
+    assert list(statistics.pending_sessions()) == [session]
+
+    assert tasks.catch_up_statistics() == 1
+    assert RatedSession.objects.filter(session=session).exists()
+    assert PlayerRating.objects.get(player=players[2], game="").wins == 1
+
+
+def test_once_the_broker_is_back_the_next_session_counts_and_the_catch_up_adds_the_lost_one_in_order(
+    night, players, django_capture_on_commit_callbacks
+):
+    with (
+        mock.patch.object(tasks.update_statistics, "delay", side_effect=ConnectionError("broker down")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        lost = play(night, players[:3], [1, 2, 3])
+    with django_capture_on_commit_callbacks(execute=True):  # the broker is back
+        later = play(night, players[:3], [3, 2, 1], days=1)
+    assert list(RatedSession.objects.values_list("session_id", flat=True)) == [later.pk]
+
+    assert tasks.catch_up_statistics() == 1  # beat runs it every few minutes
+    counted = snapshot()
+    assert counted["rated"] == sorted([lost.pk, later.pk])
+    assert PlayerTally.objects.get(player=players[0]).plays == 2
+    tasks.rebuild_statistics()
+    assert snapshot() == counted  # counted in the order of play, as a rebuild does
+
+
+def test_a_session_counted_out_of_order_rebuilds_the_group_in_the_order_of_play(night, players):
+    early = play(night, players[:3], [30, 20, 10], days=0)
+    late = play(night, players[:3], [10, 20, 30], days=5)
+    tasks.catch_up_statistics()  # counts both, in order
+    RatedSession.objects.filter(session=early).delete()  # as if only the later one had been counted
+    RatingPoint.objects.filter(session=early).delete()
+    expected_rated = sorted([early.pk, late.pk])
+
+    assert tasks.update_statistics(early.pk) == 1
+    after = snapshot()
+    assert after["rated"] == expected_rated
+    assert PlayerRating.objects.get(player=players[0], game="").plays == 2  # not counted twice
+    tasks.rebuild_statistics()
+    assert snapshot() == after
+
+
+def test_the_update_of_a_deleted_session_does_nothing(db):
+    assert tasks.update_statistics(123456) == 0
+
+
+def test_a_session_that_is_not_finished_is_not_counted(session):
+    assert tasks.update_statistics(session.pk) == 0
+    assert not PlayerRating.objects.exists()
+
+
+def test_the_tasks_acknowledge_late_and_retry_with_backoff_when_the_database_is_busy():
+    for task in (tasks.update_statistics, tasks.catch_up_statistics, tasks.rebuild_statistics):
+        assert task.acks_late is True
+        assert OperationalError in task.autoretry_for
+        assert task.retry_backoff is True
+        assert task.max_retries
+
+
+def test_beat_runs_the_nightly_rebuild_and_the_catch_up():
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"sessions.tasks.rebuild_statistics", "sessions.tasks.catch_up_statistics"} <= scheduled
+
+
+def test_the_management_command_rebuilds_everything(night, players):
+    session = play(night, players[:3], [10, 20, 30])
+    assert not RatedSession.objects.exists()
+    out = StringIO()
+    call_command("rebuild_statistics", stdout=out)
+    assert RatedSession.objects.filter(session=session).exists()
+    assert "1 group, 1 session" in out.getvalue()
+
+
+@pytest.mark.parametrize("old_name", ["refresh_tallies", "rebuild_tallies"])
+def test_tasks_queued_under_the_old_tally_names_still_count(night, players, old_name):
+    session = play(night, players[:3], [10, 20, 30])
+    task = getattr(tasks, old_name)
+    task(session.pk) if old_name == "refresh_tallies" else task()
+    assert RatedSession.objects.filter(session=session).exists()
+
+
+def test_a_finished_session_without_results_is_marked_counted_and_does_not_force_rebuilds(night, players):
+    from sessions.models import Result
+
+    empty = play(night, players[:3], [1, 2, 3])
+    Result.objects.filter(session=empty).delete()
+    play(night, players[:3], [3, 2, 1], days=1)
+    assert tasks.catch_up_statistics() == 2
+    assert statistics.pending_sessions().count() == 0
+    with mock.patch.object(statistics, "rebuild_group") as rebuild:
+        tasks.update_statistics(play(night, players[:3], [5, 2, 1], days=2).pk)
+    rebuild.assert_not_called()
+    tasks.rebuild_statistics()
+    assert statistics.pending_sessions().count() == 0
+
+
+def test_the_rebuild_leaves_a_session_finished_after_its_cutoff_to_the_catch_up(night, players):
+    counted = play(night, players[:3], [10, 20, 30])
+    future = play(night, players[:3], [30, 20, 10])
+    future.finished_at = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=1)
+    future.save(update_fields=["finished_at"])
+    tasks.rebuild_statistics()
+    assert list(RatedSession.objects.values_list("session_id", flat=True)) == [counted.pk]
+    assert GameStatistics.objects.get(game="tower-of-babel").plays == 1  # the totals agree with the replay
+    assert tasks.catch_up_statistics() == 1
+    assert GameStatistics.objects.get(game="tower-of-babel").plays == 2
+    assert PlayerTally.objects.get(player=players[0]).plays == 2
