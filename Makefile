@@ -37,6 +37,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file /dev/null
 
 # Regenerate the lock files from requirements/*.in (needs the network).
 lock:

@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "sessions.apps.SessionsConfig",
 ]
 
@@ -138,7 +140,10 @@ CELERY_TASK_SERIALIZER = "json"
 # nightly rebuild catches up (see sessions.tasks).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "socket_connect_timeout": 2}
 CELERY_BEAT_SCHEDULE = {
-    "nightly-tally-rebuild": {"task": "sessions.tasks.rebuild_tallies", "schedule": crontab(hour=4, minute=15)},
+    # Recomputes ratings, history, tallies and game totals from the Results.
+    "nightly-statistics-rebuild": {"task": "sessions.tasks.rebuild_statistics", "schedule": crontab(hour=4, minute=15)},
+    # Counts finished sessions whose update was never queued (the broker was down).
+    "statistics-catch-up": {"task": "sessions.tasks.catch_up_statistics", "schedule": crontab(minute="*/10")},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -181,6 +186,25 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "sessions.api.errors.exception_handler",
     # "120/minute" style; 0 switches the anonymous calculator throttle off.
     "DEFAULT_THROTTLE_RATES": {"calculator": None if CALCULATOR_ANON_RATE == "0" else CALCULATOR_ANON_RATE},
+    "DEFAULT_PAGINATION_CLASS": "sessions.api.pagination.Page",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The OpenAPI 3 schema at /api/schema/ and its docs at /api/docs/ (assets vendored by the
+# sidecar package: no CDN).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Babel Companion API",
+    "DESCRIPTION": "Groups, players, game nights, sessions with their event logs, results, and the public calculators.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStatusEnum": "sessions.models.GameSession.STATUSES",
+        "CubeStatusEnum": "sessions.api.schema.CUBE_STATUSES",
+    },
 }
 
 # Join codes: how many wrong codes one address may try per window before it must wait.

@@ -1,11 +1,17 @@
 from django.urls import path
 
-from sessions.views import accounts, groups, join, nights, play
+from sessions.views import accounts, exports, groups, join, nights, play, statistics, tokens
 
 urlpatterns = [
     path("", groups.home, name="home"),
     path("signup/", accounts.signup, name="signup"),
+    path("account/token/", tokens.api_token, name="api_token"),
+    path("account/token/revoke/", tokens.api_token_revoke, name="api_token_revoke"),
     path("groups/new/", groups.group_new, name="group_new"),
+    path("groups/import/", exports.group_import, name="group_import"),
+    path("g/<int:group_id>/export.json", exports.group_json, name="group_export_json"),
+    path("g/<int:group_id>/results.csv", exports.group_results_csv, name="group_results_csv"),
+    path("g/<int:group_id>/import/bgstats/", exports.group_import_bgstats, name="group_import_bgstats"),
     path("g/<int:group_id>/", groups.group, name="group"),
     path("g/<int:group_id>/log/", groups.play_log, name="play_log"),
     path("g/<int:group_id>/players/", groups.player_add, name="player_add"),
@@ -14,6 +20,9 @@ urlpatterns = [
     path("g/<int:group_id>/nights/", nights.night_new, name="night_new"),
     path("g/<int:group_id>/tables/<slug:game>/", groups.edition_table, name="edition_table"),
     path("p/<int:player_id>/rename/", groups.player_rename, name="player_rename"),
+    path("p/<int:player_id>/statistics/", statistics.player_statistics, name="player_statistics"),
+    path("g/<int:group_id>/leaderboard/", statistics.leaderboard, name="leaderboard"),
+    path("g/<int:group_id>/games/<slug:game>/", statistics.game_statistics, name="game_statistics"),
     path("n/<int:night_id>/", nights.night, name="night"),
     path("n/<int:night_id>/sessions/new/", nights.session_new, name="session_new"),
     path("s/<int:session_id>/", play.session_page, name="session"),
@@ -23,6 +32,7 @@ urlpatterns = [
     path("s/<int:session_id>/do/<slug:action>/", play.session_action, name="session_action"),
     path("s/<int:session_id>/play/<slug:event>/", play.session_play, name="session_play"),
     path("s/<int:session_id>/preview/", play.session_preview, name="session_preview"),
+    path("s/<int:session_id>/hints/", play.session_hints, name="session_hints"),
     path("s/<int:session_id>/code/", play.join_code_new, name="join_code_new"),
     path("s/<int:session_id>/code/<int:code_id>/revoke/", play.join_code_revoke, name="join_code_revoke"),
     path("s/<int:session_id>/code/qr.svg", play.join_code_qr, name="join_code_qr"),
@@ -32,4 +42,5 @@ urlpatterns = [
     path("j/<str:code>/seat/", join.guest_seat, name="guest_seat"),
     path("j/<str:code>/act/", join.guest_act, name="guest_act"),
     path("j/<str:code>/preview/", join.guest_preview, name="guest_preview"),
+    path("j/<str:code>/hints/", join.guest_hints, name="guest_hints"),
 ]

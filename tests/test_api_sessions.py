@@ -89,3 +89,72 @@ def test_an_unknown_event_type_answers_400(member, session):
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "type"
+
+
+def test_the_event_log_gives_only_the_later_events_since_a_sequence_number(member, session):
+    client = api_for(member)
+    url = f"/api/v1/sessions/{session.pk}/events/"
+    client.post(url, {"type": "session.start", "expected_version": 0}, format="json")
+    client.post(url, {"type": "session.abandon", "expected_version": 1}, format="json")
+    assert [e["seq"] for e in client.get(url).json()["events"]] == [1, 2]
+    later = client.get(url, {"since": 1}).json()
+    assert later["version"] == 2
+    assert [e["type"] for e in later["events"]] == ["session.abandon"]
+    assert client.get(url, {"since": 2}).json()["events"] == []
+    assert client.get(url, {"since": -1}).json()["errors"][0]["field"] == "since"
+
+
+def test_the_event_log_answers_not_modified_until_a_new_event(member, session):
+    client = api_for(member)
+    url = f"/api/v1/sessions/{session.pk}/events/"
+    first = client.get(url)
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    client.post(url, {"type": "session.start", "expected_version": 0}, format="json")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert changed["ETag"] != first["ETag"]
+
+
+def test_the_session_detail_etag_changes_with_each_event(member, session):
+    client = api_for(member)
+    first = client.get(f"/api/v1/sessions/{session.pk}/")
+    client.post(
+        f"/api/v1/sessions/{session.pk}/events/", {"type": "session.start", "expected_version": 0}, format="json"
+    )
+    again = client.get(f"/api/v1/sessions/{session.pk}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    assert again.json()["version"] == 1
+
+
+def test_a_secret_offer_stays_hidden_in_the_later_events_too(member, session):  # TB-12
+    from scoring.tower_of_babel import engine as tob
+    from sessions import services
+
+    seats = [seat.key for seat in session.seats.all()]
+    for event_type, payload in [("session.start", {}), (tob.FIRST_PLAYER, {"seat": seats[0]})]:
+        session.refresh_from_db()
+        services.append_event(session_id=session.pk, expected_version=session.version, type=event_type, payload=payload)
+    session.refresh_from_db()
+    game = session.state["game"]
+    disc = next(d for d, found in game["discs"].items() if max(found["demand"].values()) < 7)
+    services.append_event(
+        session_id=session.pk,
+        expected_version=session.version,
+        type=tob.CHOOSE,
+        payload={"wonder": game["discs"][disc]["wonder"], "disc": disc},
+    )
+    session.refresh_from_db()
+    kind = next(iter(game["discs"][disc]["demand"]))
+    services.append_event(
+        session_id=session.pk,
+        expected_version=session.version,
+        type=tob.OFFER,
+        payload={"seat": seats[1], "cards": {kind: 2}},
+    )
+    session.refresh_from_db()
+    url = f"/api/v1/sessions/{session.pk}/events/"
+    client = api_for(member)
+    for since in [0, session.version - 1]:
+        events = client.get(url, {"since": since}).json()["events"]
+        offers = [e for e in events if e["type"] == tob.OFFER]
+        assert offers == [{**offers[0], "payload": {"seat": seats[1]}}]

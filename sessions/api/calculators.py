@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
@@ -18,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
+from scoring.babel_cubes.engine import analyse
 from scoring.errors import RuleError, gettext_noop
 from scoring.seven_wonders.data import project
 from scoring.seven_wonders.projects import Participant, resolve
@@ -25,6 +27,7 @@ from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 from scoring.tower_of_babel.discs import score_discs
 from scoring.tower_of_babel.table import Table, load_table
 from scoring.tower_of_babel.wonders import score_wonder
+from sessions.api import schema
 
 
 class CalculatorThrottle(AnonRateThrottle):
@@ -106,6 +109,13 @@ class GreatProjectIn(serializers.Serializer):
     )
 
 
+@extend_schema(
+    operation_id="calculators_seven_wonders_score",
+    summary="7 Wonders (with Babel): the end-of-game sheet (SW-12..SW-14)",
+    request=schema.SevenWondersScoreDoc,
+    responses={200: schema.SevenWondersScoreOut, **schema.BAD_INPUT},
+    tags=["calculators"],
+)
 @calculator
 def seven_wonders_score(request: Request) -> Response:
     incoming = SevenWondersScoreIn(data=request.data)
@@ -126,6 +136,13 @@ def seven_wonders_score(request: Request) -> Response:
     return Response({"players": players, "winners": [s.name for s in sheets if ranks[s.name] == 1]})
 
 
+@extend_schema(
+    operation_id="calculators_seven_wonders_great_project",
+    summary="7 Wonders: Babel: a Great Project's end-of-age resolution (SW-10)",
+    request=GreatProjectIn,
+    responses={200: schema.GreatProjectOut, **schema.BAD_INPUT},
+    tags=["calculators"],
+)
 @calculator
 def seven_wonders_great_project(request: Request) -> Response:
     incoming = GreatProjectIn(data=request.data)
@@ -148,6 +165,28 @@ def seven_wonders_great_project(request: Request) -> Response:
     return Response({"success": success, "results": results, "project": project(data["project"])})
 
 
+class BabelCubesPositionIn(serializers.Serializer):
+    # Each move is checked by the engine, which names ``moves[i].field`` and the rule.
+    moves = serializers.ListField(child=serializers.JSONField(), max_length=24)
+    geometry = serializers.DictField(child=serializers.CharField(max_length=20), required=False)
+    solve = serializers.BooleanField(default=False)
+
+
+@extend_schema(
+    operation_id="calculators_babel_cubes_position",
+    summary="babel (cube tower): replay a game, its legal moves and, with solve, its value (BC-1..9)",
+    request=schema.CubePositionDoc,
+    responses={200: schema.CubePositionOut, **schema.BAD_INPUT},
+    tags=["calculators"],
+)
+@calculator
+def babel_cubes_position(request: Request) -> Response:
+    incoming = BabelCubesPositionIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    data = incoming.validated_data
+    return Response(analyse(data["moves"], data.get("geometry"), solve=data["solve"]))
+
+
 def _check_unique_names(names: list[str], field: str) -> None:
     seen: set[str] = set()
     for index, name in enumerate(names):
@@ -156,6 +195,13 @@ def _check_unique_names(names: list[str], field: str) -> None:
         seen.add(name)
 
 
+@extend_schema(
+    operation_id="calculators_tower_of_babel_wonder",
+    summary="Tower of Babel: one wonder's scoring (TB-17, TB-18)",
+    request=schema.WonderDoc,
+    responses={200: schema.WonderOut, **schema.BAD_INPUT},
+    tags=["calculators"],
+)
 @calculator
 def tower_of_babel_wonder(request: Request) -> Response:
     incoming = WonderIn(data=request.data)
@@ -169,6 +215,13 @@ def tower_of_babel_wonder(request: Request) -> Response:
     return Response({"points": points, "values": list(values), "present_points": table.present_points})
 
 
+@extend_schema(
+    operation_id="calculators_tower_of_babel_discs",
+    summary="Tower of Babel: a player's disc-set bonus and action cards (TB-7, TB-20)",
+    request=DiscsIn,
+    responses={200: schema.DiscsOut, **schema.BAD_INPUT},
+    tags=["calculators"],
+)
 @calculator
 def tower_of_babel_discs(request: Request) -> Response:
     incoming = DiscsIn(data=request.data)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from sessions.boards import public_state
-from sessions.models import GameSession, Result, Seat, SessionEvent
+from sessions.games import GAMES
+from sessions.models import GameNight, GameSession, Group, Player, Result, Seat, SessionEvent
 
 
+@extend_schema_serializer(component_name="SessionSeat")
 class SeatOut(serializers.ModelSerializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
@@ -19,6 +22,7 @@ class SeatOut(serializers.ModelSerializer):
         fields = ["order", "player", "name", "colour"]
 
 
+@extend_schema_serializer(component_name="SessionResult")
 class ResultOut(serializers.ModelSerializer):
     player = serializers.IntegerField(source="player_id")
 
@@ -50,8 +54,149 @@ class EventOut(serializers.ModelSerializer):
         fields = ["seq", "type", "payload", "author", "author_label", "created_at"]
 
 
+class EventsSince(serializers.Serializer):
+    since = serializers.IntegerField(
+        min_value=0, required=False, default=0, help_text="Only the events after this sequence number."
+    )
+
+
 class EventIn(serializers.Serializer):
     type = serializers.CharField(max_length=40)
     payload = serializers.DictField(required=False, default=dict)
     expected_version = serializers.IntegerField(min_value=0)
     idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+class ErrorOut(serializers.Serializer):
+    field = serializers.CharField(help_text="The field, with list indexes: discs[1], scores.12.")
+    rule = serializers.CharField(allow_null=True, help_text="The rule id (TB-2 ...), null for malformed input.")
+    message = serializers.CharField()
+
+
+class ErrorsOut(serializers.Serializer):
+    """Every 400 (see sessions/api/errors.py)."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # Declared here: a class attribute called ``errors`` would hide Serializer.errors.
+        return {**super().get_fields(), "errors": ErrorOut(many=True)}
+
+
+class ConflictOut(ErrorsOut):
+    session = SessionOut()
+
+
+class EventsOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventOut(many=True)
+
+
+class EventCreatedOut(serializers.Serializer):
+    event = EventOut()
+    session = SessionOut()
+    created = serializers.BooleanField(help_text="False when the Idempotency-Key was seen before.")
+
+
+class GroupOut(serializers.ModelSerializer):
+    role = serializers.CharField(help_text="Your role in the group: owner or member.")
+
+    class Meta:
+        model = Group
+        fields = ["id", "name", "created_at", "role"]
+
+
+class GroupIn(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+
+class PlayerOut(serializers.ModelSerializer):
+    group = serializers.IntegerField(source="group_id")
+
+    class Meta:
+        model = Player
+        fields = ["id", "group", "name", "created_at"]
+
+
+class PlayerIn(serializers.Serializer):
+    name = serializers.CharField(max_length=40)
+
+
+class NightOut(serializers.ModelSerializer):
+    group = serializers.IntegerField(source="group_id")
+
+    class Meta:
+        model = GameNight
+        fields = ["id", "group", "date", "place", "notes", "created_at"]
+
+
+class NightIn(serializers.Serializer):
+    date = serializers.DateField(required=False)
+    place = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class SessionSummaryOut(serializers.ModelSerializer):
+    """A session in a list: its seats and results, without the (large) game state."""
+
+    seats = SeatOut(many=True)
+    results = ResultOut(many=True)
+    night = serializers.IntegerField(source="night_id")
+    group = serializers.IntegerField(source="group_id")
+    date = serializers.DateField(source="night.date")
+
+    class Meta:
+        model = GameSession
+        fields = [
+            "id",
+            "group",
+            "night",
+            "date",
+            "game",
+            "options",
+            "status",
+            "version",
+            "created_at",
+            "finished_at",
+            "seats",
+            "results",
+        ]
+
+
+class SessionIn(serializers.Serializer):
+    game = serializers.ChoiceField(choices=sorted(GAMES))
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=8, help_text="Player ids in seat order."
+    )
+    colours = serializers.ListField(
+        child=serializers.CharField(max_length=20, allow_blank=True), required=False, default=list, max_length=8
+    )
+    options = serializers.DictField(required=False, default=dict)
+
+
+class ResultRowOut(serializers.ModelSerializer):
+    """A result with its session's context, for lists across sessions."""
+
+    session = serializers.IntegerField(source="session_id")
+    group = serializers.IntegerField(source="session.group_id")
+    night = serializers.IntegerField(source="session.night_id")
+    date = serializers.DateField(source="session.night.date")
+    game = serializers.CharField(source="session.game")
+    finished_at = serializers.DateTimeField(source="session.finished_at")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Result
+        fields = [
+            "id",
+            "session",
+            "group",
+            "night",
+            "date",
+            "game",
+            "finished_at",
+            "player",
+            "name",
+            "score",
+            "rank",
+            "breakdown",
+        ]

@@ -6,16 +6,35 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions import selectors, services
-from sessions.api.serializers import EventIn, EventOut, SessionOut
+from sessions.api.serializers import (
+    ConflictOut,
+    ErrorsOut,
+    EventCreatedOut,
+    EventIn,
+    EventOut,
+    EventsOut,
+    EventsSince,
+    SessionOut,
+)
 from sessions.boards import public_payloads
 
 
+@extend_schema(
+    operation_id="sessions_retrieve",
+    responses={200: SessionOut, 304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match.")},
+    parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
+    description="The session, its seats, state (without what is still secret) and results; "
+    "sends an ETag and answers 304 to a matching If-None-Match (for polling phones).",
+    tags=["sessions"],
+)
 @api_view(["GET"])
 def session_detail(request: Request, session_id: int) -> Response:
     session = selectors.session_of_member(request.user, session_id)
@@ -25,16 +44,44 @@ def session_detail(request: Request, session_id: int) -> Response:
     return Response(SessionOut(session).data, headers={"ETag": etag, "Cache-Control": "private, no-cache"})
 
 
+@extend_schema(
+    methods=["GET"],
+    operation_id="sessions_events_list",
+    parameters=[EventsSince, OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER)],
+    responses={200: EventsOut, 304: OpenApiResponse(description="No new event since the ETag.")},
+    description="The event log (what is still secret left out), oldest first; ?since=<seq> gives only the "
+    "later events. Sends an ETag and answers 304 to a matching If-None-Match.",
+    tags=["sessions"],
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="sessions_events_create",
+    request=EventIn,
+    responses={201: EventCreatedOut, 200: EventCreatedOut, 400: ErrorsOut, 409: ConflictOut},
+    parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
+    description="Append one event naming the version you saw: 201 with the event and the new state, "
+    "200 for a repeated Idempotency-Key, 409 with the fresh session when the version is stale.",
+    tags=["sessions"],
+)
 @api_view(["GET", "POST"])
 def session_events(request: Request, session_id: int) -> Response:
     session = selectors.session_of_member(request.user, session_id)
     if request.method == "GET":
+        since = EventsSince(data=request.query_params)
+        since.is_valid(raise_exception=True)
+        etag = f'"api-e{session.pk}-v{session.version}-{since.validated_data["since"]}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         events = list(session.events.select_related("author").order_by("seq"))
+        # What is secret depends on the whole log: hide first, then leave out the older events.
         payloads = public_payloads(session, [(e.seq, e.type, e.payload) for e in events])
         rows = [
-            {**row, "payload": payload} for row, payload in zip(EventOut(events, many=True).data, payloads, strict=True)
+            {**row, "payload": payload}
+            for row, payload in zip(EventOut(events, many=True).data, payloads, strict=True)
+            if row["seq"] > since.validated_data["since"]
         ]
-        return Response({"version": session.version, "events": rows})
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        return Response({"version": session.version, "events": rows}, headers=headers)
     incoming = EventIn(data=request.data)
     incoming.is_valid(raise_exception=True)
     data = incoming.validated_data

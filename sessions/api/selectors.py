@@ -1,0 +1,45 @@
+"""Reads for the API lists: everything is limited to the caller's groups first, so a
+filter naming another group's id finds nothing rather than telling it exists."""
+
+from __future__ import annotations
+
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from sessions.models import GameNight, GameSession, Group, Membership, Player, Result
+from sessions.selectors import User, with_seats
+
+
+def groups_with_role(user: User) -> QuerySet[Group]:
+    if not user.is_authenticated:
+        return Group.objects.none()
+    role = Membership.objects.filter(group=OuterRef("pk"), user=user).values("role")[:1]
+    return Group.objects.filter(memberships__user=user).annotate(role=Subquery(role)).order_by("name", "id")
+
+
+def group_with_role(user: User, group_id: int) -> Group | None:
+    return groups_with_role(user).filter(pk=group_id).first()
+
+
+def players_of_group(group: Group) -> QuerySet[Player]:
+    return Player.objects.filter(group=group).order_by("name", "id")
+
+
+def nights_of_group(group: Group) -> QuerySet[GameNight]:
+    return GameNight.objects.filter(group=group).order_by("-date", "-id")
+
+
+def sessions_of_user(user: User) -> QuerySet[GameSession]:
+    if not user.is_authenticated:
+        return GameSession.objects.none()
+    mine = GameSession.objects.filter(group__memberships__user=user).select_related("night")
+    return with_seats(mine).order_by("-created_at", "-id")
+
+
+def results_of_user(user: User) -> QuerySet[Result]:
+    if not user.is_authenticated:
+        return Result.objects.none()
+    return (
+        Result.objects.filter(session__group__memberships__user=user)
+        .select_related("session__night", "player")
+        .order_by("-session__night__date", "-session_id", "rank", "player__name")
+    )

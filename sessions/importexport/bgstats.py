@@ -1,0 +1,295 @@
+"""BG Stats: import the plays of its JSON export, and push a finished session to the app.
+
+The export (BG Stats > Settings > Export data) has top-level ``players``, ``games``,
+``locations`` and ``plays``; each play names its game (``gameRefId``), place
+(``locationRefId``), date (``playDate``, ``YYYY-MM-DD HH:MM:SS``, the phone's local time),
+a ``uuid``, and ``playerScores`` with ``playerRefId``, ``score`` (a string), ``winner``,
+``rank`` and ``seatOrder``.
+
+A play of one of our four games becomes a finished session of the group (through the
+services, so it is an event log like any other; ``scores.record`` when every score is a
+number, else ``places.record`` from the ranks or the winners). Its first event carries the
+play's uuid as idempotency key, so a second import of the same file skips it. Players are
+matched by name (case-insensitive) and created when missing.
+
+Plays of other games are read into :class:`PlainPlay` rows; keeping them needs a model this
+codebase does not have yet (see the report of the import).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from rest_framework import serializers
+
+from scoring import session as core
+from scoring.errors import RuleError, gettext_noop
+from sessions import services
+from sessions.api.errors import flatten
+from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
+from sessions.models import GameNight, GameSession, Group, Player, SessionEvent
+from sessions.rule_messages import describe
+
+SOURCE = "bgstats"
+SOURCE_NAME = "Babel Companion"
+PUSH_URL = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+# BG Stats game names (lower case) that are one of our games.
+GAME_NAMES = {
+    "tower of babel": TOWER_OF_BABEL,
+    "babel on!": BABEL_ON,
+    "babel on": BABEL_ON,
+    "7 wonders: babel": SEVEN_WONDERS,
+    "7 wonders babel": SEVEN_WONDERS,
+    "babel (cuboro)": BABEL_CUBES,
+    "cuboro babel": BABEL_CUBES,
+}
+
+
+class ScoreDoc(serializers.Serializer):
+    # The fields keep BG Stats' own (camelCase) names.
+    playerRefId = serializers.IntegerField()
+    score = serializers.CharField(allow_null=True, allow_blank=True, required=False, default=None)
+    winner = serializers.BooleanField(required=False, default=False)
+    rank = serializers.IntegerField(required=False, default=0, min_value=0)
+    seatOrder = serializers.IntegerField(required=False, default=0)
+
+
+class PlayDoc(serializers.Serializer):
+    uuid = serializers.CharField(max_length=64)
+    gameRefId = serializers.IntegerField()
+    playDate = serializers.DateTimeField(input_formats=["%Y-%m-%d %H:%M:%S", "iso-8601"])
+    locationRefId = serializers.IntegerField(required=False, allow_null=True, default=None)
+    ignored = serializers.BooleanField(required=False, default=False)
+    playerScores = ScoreDoc(many=True)
+
+
+class NamedDoc(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True, max_length=500)
+
+
+class BgStatsDocument(serializers.Serializer):
+    players = NamedDoc(many=True)
+    games = NamedDoc(many=True)
+    locations = NamedDoc(many=True, required=False, default=list)
+    plays = PlayDoc(many=True)
+
+
+@dataclass(frozen=True)
+class PlainScore:
+    player: str
+    score: int | None
+    rank: int | None
+    winner: bool
+
+
+@dataclass(frozen=True)
+class PlainPlay:
+    """A play of another game, as it would be kept (not stored: no model for it yet)."""
+
+    uuid: str
+    game: str
+    played_at: datetime
+    place: str
+    scores: tuple[PlainScore, ...]
+
+
+@dataclass
+class ImportReport:
+    sessions: list[int] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    already_there: int = 0
+    ignored: int = 0
+    other_games: list[PlainPlay] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (play uuid, why)
+
+
+def checked_document(document: Any) -> dict[str, Any]:
+    incoming = BgStatsDocument(data=document if isinstance(document, dict) else {})
+    if not incoming.is_valid():
+        path, message = flatten(incoming.errors)[0]
+        raise RuleError(gettext_noop("{path}: {message}"), field=path, params={"path": path, "message": message})
+    return dict(incoming.validated_data)
+
+
+def _number(raw: str | None) -> int | None:
+    try:
+        return int(str(raw).strip()) if raw not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def idempotency_key(uuid: str) -> str:
+    return f"{SOURCE}:{uuid}"[:64]
+
+
+def import_plays(*, group: Group, document: Any, user: User | None = None) -> ImportReport:
+    """Add the export's plays to the group; plays already imported are skipped."""
+    data = checked_document(document)
+    names = {p["id"]: p["name"].strip()[:40] or f"#{p['id']}" for p in data["players"]}
+    games = {g["id"]: g["name"].strip() for g in data["games"]}
+    places = {loc["id"]: loc["name"].strip()[:80] for loc in data["locations"]}
+    report = ImportReport()
+    seen = set(
+        SessionEvent.objects.filter(session__group=group, idempotency_key__startswith=f"{SOURCE}:").values_list(
+            "idempotency_key", flat=True
+        )
+    )
+    with transaction.atomic():
+        players = {p.name.casefold(): p for p in group.players.all()}
+        for play in sorted(data["plays"], key=lambda p: p["playDate"]):
+            if play["ignored"]:
+                report.ignored += 1
+                continue
+            if idempotency_key(play["uuid"]) in seen:
+                report.already_there += 1
+                continue
+            scores = sorted(play["playerScores"], key=lambda s: s["seatOrder"])
+            refs = [s["playerRefId"] for s in scores]
+            unknown = [ref for ref in refs if ref not in names]
+            game_name = games.get(play["gameRefId"], "")
+            place = places.get(play["locationRefId"], "") if play["locationRefId"] is not None else ""
+            if unknown or len(set(refs)) != len(refs) or not refs:
+                report.refused.append((play["uuid"], gettext("The play's players are missing or named twice.")))
+                continue
+            slug = GAME_NAMES.get(game_name.casefold())
+            if slug is None:
+                report.other_games.append(_plain(play, game_name, place, scores, names))
+                continue
+            seated = [_player(group, players, names[ref], report) for ref in refs]
+            try:
+                with transaction.atomic():
+                    session = _session(group, slug, play, place, seated, scores, user)
+            except RuleError as refused:
+                report.refused.append((play["uuid"], describe(refused)))
+                continue
+            seen.add(idempotency_key(play["uuid"]))
+            report.sessions.append(session.pk)
+    return report
+
+
+def _plain(
+    play: dict[str, Any], game: str, place: str, scores: list[dict[str, Any]], names: dict[int, str]
+) -> PlainPlay:
+    return PlainPlay(
+        uuid=play["uuid"],
+        game=game,
+        played_at=play["playDate"],
+        place=place,
+        scores=tuple(
+            PlainScore(
+                player=names[s["playerRefId"]],
+                score=_number(s["score"]),
+                rank=s["rank"] or None,
+                winner=s["winner"],
+            )
+            for s in scores
+        ),
+    )
+
+
+def _player(group: Group, players: dict[str, Player], name: str, report: ImportReport) -> Player:
+    found = players.get(name.casefold())
+    if found is None:
+        found = services.create_player(group=group, name=name)
+        players[name.casefold()] = found
+        report.players.append(found.name)
+    return found
+
+
+def _night(group: Group, played_at: datetime, place: str) -> GameNight:
+    day = timezone.localtime(played_at).date()
+    night = GameNight.objects.filter(group=group, date=day, place=place).order_by("id").first()
+    return night or services.create_night(group=group, date=day, place=place)
+
+
+def _session(
+    group: Group,
+    slug: str,
+    play: dict[str, Any],
+    place: str,
+    seated: list[Player],
+    scores: list[dict[str, Any]],
+    user: User | None,
+) -> GameSession:
+    session = services.create_session(
+        night=_night(group, play["playDate"], place), game=slug, players=seated, seed=secrets.randbits(48)
+    )
+    keys = [str(p.pk) for p in seated]
+    points = [_number(s["score"]) for s in scores]
+    payload: dict[str, Any]
+    if all(value is not None for value in points):
+        event, payload = "scores.record", {"scores": dict(zip(keys, points, strict=True))}
+    elif all(s["rank"] > 0 for s in scores):
+        event, payload = "places.record", {"places": {k: s["rank"] for k, s in zip(keys, scores, strict=True)}}
+    elif any(s["winner"] for s in scores):
+        winners = sum(1 for s in scores if s["winner"])
+        places = {k: 1 if s["winner"] else winners + 1 for k, s in zip(keys, scores, strict=True)}
+        event, payload = "places.record", {"places": places}
+    else:
+        raise RuleError(gettext_noop("The play has no scores, ranks or winner."), field="playerScores")
+    services.append_event(
+        session_id=session.pk,
+        expected_version=0,
+        type=event,
+        payload=payload,
+        author=user,
+        author_label="BG Stats",
+        idempotency_key=idempotency_key(play["uuid"]),
+    )
+    outcome = services.append_event(
+        session_id=session.pk, expected_version=1, type=core.FINISH, author=user, author_label="BG Stats"
+    )
+    # The session happened when the play did, not when it was imported.
+    when = play["playDate"]
+    GameSession.objects.filter(pk=session.pk).update(created_at=when, updated_at=when, finished_at=when)
+    SessionEvent.objects.filter(session=session).update(created_at=when)
+    return outcome.session
+
+
+def push_play_url(session: GameSession) -> str | None:
+    """The link that opens BG Stats with this finished session filled in as a play."""
+    if session.status != core.FINISHED or session.finished_at is None:
+        return None
+    results = {r.player_id: r for r in session.results.all()}
+    players = []
+    for seat in session.seats.all():
+        result = results.get(seat.player_id)
+        entry: dict[str, Any] = {
+            "name": seat.player.name,
+            "sourcePlayerId": f"babel-companion-player-{seat.player_id}",
+            "winner": bool(result and result.rank == 1),
+        }
+        if result is not None:
+            entry["rank"] = result.rank
+            if result.score is not None:
+                entry["score"] = result.score
+        players.append(entry)
+    data: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": f"babel-companion-session-{session.pk}",
+        "playDate": session.finished_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        "game": {
+            "name": GAMES[session.game].name if session.game in GAMES else session.game,
+            "sourceGameId": f"babel-companion-{session.game}",
+            "highestWins": True,
+            "noPoints": all(r.score is None for r in results.values()),
+        },
+        "players": players,
+    }
+    if session.night.place:
+        data["location"] = session.night.place
+    started = session.created_at
+    minutes = int((session.finished_at - started).total_seconds() // 60)
+    if 0 < minutes <= 24 * 60:
+        data["durationMin"] = minutes
+    return PUSH_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")

@@ -1,0 +1,362 @@
+"""Import a group exported by ``export.group_document`` (this or another instance).
+
+The file is checked as a whole before anything is written; then, in one transaction, the
+group is created with the importing account as its owner, and every session's log is
+replayed through its game's rules: the replay must end in the exported status and version
+and give the exported results, otherwise nothing is imported.
+
+Seats are named by player id inside the game state and the event payloads. When the
+exported player ids are free here (an empty instance) the players keep them and the logs
+are imported as they are. Otherwise the players get new ids and every seat key in the
+payloads is translated; the import then checks, session by session, that replaying the
+translated log gives the translated state of the original replay, and refuses the file if
+a payload could not be translated unambiguously.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.utils import timezone
+from rest_framework import serializers
+
+from scoring import session as core
+from scoring.errors import RuleError, gettext_noop
+from sessions import services
+from sessions.api.errors import flatten
+from sessions.games import GAMES, get_game
+from sessions.importexport.export import FORMAT, VERSION
+from sessions.models import (
+    GameNight,
+    GameSession,
+    Group,
+    Membership,
+    Player,
+    Result,
+    Seat,
+    SessionEvent,
+)
+
+
+class PlayerDoc(serializers.Serializer):
+    id = serializers.IntegerField(min_value=1)
+    name = serializers.CharField(max_length=40)
+    created_at = serializers.DateTimeField(required=False)
+
+
+class NightDoc(serializers.Serializer):
+    id = serializers.IntegerField(min_value=1)
+    date = serializers.DateField()
+    place = serializers.CharField(max_length=80, allow_blank=True, default="")
+    notes = serializers.CharField(max_length=2000, allow_blank=True, default="", trim_whitespace=False)
+    created_at = serializers.DateTimeField(required=False)
+
+
+class SeatDoc(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1)
+    order = serializers.IntegerField(min_value=0, max_value=20)
+    colour = serializers.CharField(max_length=20, allow_blank=True, default="")
+
+
+class EventDoc(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1)
+    type = serializers.CharField(max_length=40)
+    payload = serializers.DictField(default=dict)
+    by = serializers.CharField(max_length=150, allow_blank=True, default="")
+    created_at = serializers.DateTimeField(required=False)
+
+
+class ResultDoc(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1)
+    score = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(min_value=1)
+    breakdown = serializers.DictField(default=dict)
+
+
+class SessionDoc(serializers.Serializer):
+    id = serializers.IntegerField(min_value=1)
+    night = serializers.IntegerField(min_value=1)
+    game = serializers.CharField(max_length=30)
+    options = serializers.DictField(default=dict)
+    seed = serializers.IntegerField(min_value=0, max_value=2**62)
+    status = serializers.ChoiceField(choices=[value for value, _label in GameSession.STATUSES])
+    version = serializers.IntegerField(min_value=0)
+    created_at = serializers.DateTimeField(required=False)
+    updated_at = serializers.DateTimeField(required=False)
+    finished_at = serializers.DateTimeField(required=False, allow_null=True)
+    seats = SeatDoc(many=True)
+    events = EventDoc(many=True)
+    results = ResultDoc(many=True)
+
+
+class GroupInfoDoc(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    created_at = serializers.DateTimeField(required=False)
+    edition_tables = serializers.DictField(default=dict)
+
+
+class GroupDocument(serializers.Serializer):
+    format = serializers.ChoiceField(choices=[FORMAT])
+    version = serializers.ChoiceField(choices=[VERSION])
+    group = GroupInfoDoc()
+    players = PlayerDoc(many=True)
+    nights = NightDoc(many=True)
+    sessions = SessionDoc(many=True)
+
+
+def _refuse(template: str, field: str, **params: object) -> RuleError:
+    return RuleError(template, field=field, params=params)
+
+
+def checked_document(document: Any) -> dict[str, Any]:
+    """The document's data, or RuleError naming the first wrong field."""
+    if not isinstance(document, Mapping):
+        raise _refuse(gettext_noop("This is not a group export."), "format")
+    incoming = GroupDocument(data=document)
+    if not incoming.is_valid():
+        field, message = flatten(incoming.errors)[0]
+        raise _refuse(gettext_noop("{path}: {message}"), field, path=field, message=message)
+    data: dict[str, Any] = dict(incoming.validated_data)
+    _check_links(data)
+    return data
+
+
+def _unique(values: list[Any], template: str, field: str) -> None:
+    seen: set[Any] = set()
+    for index, value in enumerate(values):
+        if value in seen:
+            raise _refuse(template, f"{field}[{index}]", value=value)
+        seen.add(value)
+
+
+def _check_links(data: dict[str, Any]) -> None:
+    _unique([p["id"] for p in data["players"]], gettext_noop("Player id {value} appears twice."), "players")
+    _unique(
+        [p["name"].strip().casefold() for p in data["players"]],
+        gettext_noop("Two players are called {value}."),
+        "players",
+    )
+    _unique([n["id"] for n in data["nights"]], gettext_noop("Game night id {value} appears twice."), "nights")
+    _unique([s["id"] for s in data["sessions"]], gettext_noop("Session id {value} appears twice."), "sessions")
+    players = {p["id"] for p in data["players"]}
+    nights = {n["id"] for n in data["nights"]}
+    for game, table in data["group"]["edition_tables"].items():
+        spec = GAMES.get(game)
+        if spec is None or spec.edition_table is None or not isinstance(table, Mapping):
+            raise _refuse(gettext_noop("Unknown game {value}."), f"group.edition_tables.{game}", value=game)
+        spec.edition_table(table)
+    for index, session in enumerate(data["sessions"]):
+        field = f"sessions[{index}]"
+        if session["game"] not in GAMES:
+            raise _refuse(gettext_noop("Unknown game {value}."), f"{field}.game", value=session["game"])
+        if session["night"] not in nights:
+            raise _refuse(gettext_noop("No game night has id {value}."), f"{field}.night", value=session["night"])
+        seated = [seat["player"] for seat in session["seats"]]
+        for position, player in enumerate(seated):
+            if player not in players:
+                raise _refuse(gettext_noop("No player has id {value}."), f"{field}.seats[{position}]", value=player)
+        _unique(seated, gettext_noop("Player {value} has two seats."), f"{field}.seats")
+        if sorted(seat["order"] for seat in session["seats"]) != list(range(len(seated))):
+            raise _refuse(gettext_noop("The seats are not numbered 0, 1, 2 ..."), f"{field}.seats", value="")
+        if [event["seq"] for event in session["events"]] != list(range(1, len(session["events"]) + 1)):
+            raise _refuse(gettext_noop("The events are not numbered 1, 2, 3 ..."), f"{field}.events", value="")
+        if session["version"] != len(session["events"]):
+            raise _refuse(gettext_noop("The version is not the number of events."), f"{field}.version", value="")
+
+
+# Where the engines put a seat key: values under these names, items of lists under these names,
+# and the keys of any mapping whose keys are all seat keys. Anything else that merely looks
+# like a seat key (a disc numbered like a player id) is left alone; the replay check catches
+# what this misses.
+SEAT_VALUES = frozenset(
+    {
+        "seat",
+        "active",
+        "first",
+        "suggested_first",
+        "winner",
+        "player",
+        "owner",
+        "following",
+        "holder",
+        "to_move",
+        "tower",
+    }
+)
+SEAT_LISTS = frozenset(
+    {
+        "seats",
+        "standing",
+        "order",
+        "accepted",
+        "cannot_suffer",
+        "spared",
+        "eliminated",
+        "contenders",
+        "tied",
+        "winners",
+        "built",
+        "perfect",
+    }
+)
+
+
+def translated(value: Any, keys: Mapping[str, str], *, name: str = "") -> Any:
+    """``value`` with the old seat keys (``keys``) replaced by the new ones where seats go."""
+    if not keys:
+        return value
+    if isinstance(value, dict):
+        rename = bool(value) and all(k in keys for k in value)
+        return {(keys[k] if rename else k): translated(v, keys, name=k) for k, v in value.items()}
+    if isinstance(value, list):
+        if name in SEAT_LISTS:  # seats, or rows that start with a seat: [["12", 5], ...]
+            return [
+                keys.get(item, item) if isinstance(item, str) else translated(item, keys, name=name) for item in value
+            ]
+        return [translated(item, keys, name=name) for item in value]
+    if isinstance(value, str) and name in SEAT_VALUES:
+        return keys.get(value, value)
+    return value
+
+
+def import_group(*, owner: User, document: Any) -> Group:
+    """A new group, owned by ``owner``, with everything in the export ``document``."""
+    data = checked_document(document)
+    finished: list[int] = []
+    with transaction.atomic():
+        info = data["group"]
+        group = Group.objects.create(
+            name=info["name"].strip(),
+            created_at=info.get("created_at") or timezone.now(),
+            edition_tables=info["edition_tables"],
+        )
+        Membership.objects.create(group=group, user=owner, role=Membership.OWNER)
+        player_ids = _import_players(group, data["players"])
+        night_ids = {}
+        for night in data["nights"]:
+            night_ids[night["id"]] = GameNight.objects.create(
+                group=group,
+                date=night["date"],
+                place=night["place"],
+                notes=night["notes"],
+                created_at=night.get("created_at") or timezone.now(),
+            ).pk
+        for index, session in enumerate(data["sessions"]):
+            created = _import_session(group, session, night_ids, player_ids, field=f"sessions[{index}]")
+            if created.status == core.FINISHED:
+                finished.append(created.pk)
+        if finished:
+            # One update counts every finished session of the group still pending.
+            last = finished[-1]
+            transaction.on_commit(lambda: services.enqueue_statistics_update(last))
+    return group
+
+
+def _import_players(group: Group, players: list[dict[str, Any]]) -> dict[int, int]:
+    """Old id → new id; the ids are kept when none is taken here."""
+    wanted = [p["id"] for p in players]
+    keep = not Player.objects.filter(pk__in=wanted).exists()
+    rows = [
+        Player(
+            pk=p["id"] if keep else None,
+            group=group,
+            name=p["name"].strip(),
+            created_at=p.get("created_at") or timezone.now(),
+        )
+        for p in players
+    ]
+    if keep:
+        Player.objects.bulk_create(rows)
+        with connection.cursor() as cursor:  # PostgreSQL's sequence must move past the kept ids
+            for sql in connection.ops.sequence_reset_sql(no_style(), [Player]):
+                cursor.execute(sql)
+        return {old: old for old in wanted}
+    return {
+        p["id"]: Player.objects.create(group=group, name=row.name, created_at=row.created_at).pk
+        for p, row in zip(players, rows, strict=True)
+    }
+
+
+def _import_session(
+    group: Group, doc: dict[str, Any], night_ids: dict[int, int], player_ids: dict[int, int], *, field: str
+) -> GameSession:
+    rules = get_game(doc["game"]).rules
+    seats = sorted(doc["seats"], key=lambda seat: seat["order"])
+    old_keys = [str(seat["player"]) for seat in seats]
+    keys = {str(old): str(new) for old, new in player_ids.items() if old != new and str(old) in old_keys}
+    events = [
+        core.Event(seq=event["seq"], type=event["type"], payload=translated(event["payload"], keys))
+        for event in doc["events"]
+    ]
+    new_keys = [keys.get(key, key) for key in old_keys]
+    original = [core.Event(seq=e["seq"], type=e["type"], payload=e["payload"]) for e in doc["events"]]
+    try:
+        state = core.replay(rules, seats=new_keys, options=doc["options"], seed=doc["seed"], events=events)
+        moved = (
+            not keys
+            or translated(
+                core.replay(rules, seats=old_keys, options=doc["options"], seed=doc["seed"], events=original), keys
+            )
+            == state
+        )
+    except RuleError as refused:
+        if keys:
+            moved = False
+        else:
+            raise _refuse(
+                gettext_noop("The log does not replay: {message}"), f"{field}.events", message=refused.message
+            ) from refused
+    if not moved:
+        raise _refuse(
+            gettext_noop(
+                "This session's log cannot be moved to new player ids: import the file into an empty instance."
+            ),
+            f"{field}.events",
+        )
+    if state["status"] != doc["status"]:
+        raise _refuse(
+            gettext_noop("Replaying the log does not give the status {value}."), f"{field}.status", value=doc["status"]
+        )
+    standings = core.standings(rules, state) if state["status"] == core.FINISHED else None
+    expected = sorted((str(player_ids[r["player"]]), r["score"], r["rank"]) for r in doc["results"])
+    got = sorted((s.seat, s.score, s.rank) for s in standings or [])
+    if got != expected:
+        raise _refuse(gettext_noop("Replaying the log does not give the exported results."), f"{field}.results")
+    now = timezone.now()
+    session = GameSession.objects.create(
+        night_id=night_ids[doc["night"]],
+        group=group,
+        game=doc["game"],
+        options=doc["options"],
+        status=state["status"],
+        seed=doc["seed"],
+        version=doc["version"],
+        state=state,
+        created_at=doc.get("created_at") or now,
+        updated_at=doc.get("updated_at") or now,
+        finished_at=doc.get("finished_at"),
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, player_id=player_ids[seat["player"]], order=seat["order"], colour=seat["colour"])
+        for seat in seats
+    )
+    SessionEvent.objects.bulk_create(
+        SessionEvent(
+            session=session,
+            seq=event.seq,
+            type=event.type,
+            payload=event.payload,
+            author_label=source["by"][:40],
+            created_at=source.get("created_at") or now,
+        )
+        for event, source in zip(events, doc["events"], strict=True)
+    )
+    Result.objects.bulk_create(
+        Result(session=session, player_id=int(s.seat), score=s.score, rank=s.rank, breakdown=dict(s.breakdown))
+        for s in standings or []
+    )
+    return session
