@@ -1,6 +1,19 @@
 from django.contrib import admin
 
-from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, Player, Result, Seat, SessionEvent
+from sessions.models import (
+    GameNight,
+    GameSession,
+    GameStatistics,
+    Group,
+    JoinCode,
+    Membership,
+    PlainResult,
+    Player,
+    PlayerRating,
+    Result,
+    Seat,
+    SessionEvent,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -56,3 +69,22 @@ class SessionEventAdmin(admin.ModelAdmin):
 
 
 admin.site.register(JoinCode)
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    """Computed from the Results (``manage.py rebuild_statistics`` recomputes them)."""
+
+    list_display = ["player", "game", "mu", "sigma", "plays", "wins"]
+    list_filter = ["game"]
+
+
+@admin.register(GameStatistics)
+class GameStatisticsAdmin(admin.ModelAdmin):
+    list_display = ["group", "game", "plays"]
+
+
+@admin.register(PlainResult)
+class PlainResultAdmin(admin.ModelAdmin):
+    list_display = ["game", "played_at", "player", "score", "rank", "winner", "source"]
+    list_filter = ["source"]

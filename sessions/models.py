@@ -358,3 +358,28 @@ class RatedSession(models.Model):
 
     def __str__(self) -> str:
         return f"rated {self.session_id}"
+
+
+class PlainResult(models.Model):
+    """A player's result in a play of a game this app does not track, kept as imported
+    (a BG Stats play of another game): it shows in the play log, not in the statistics."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="plain_results")
+    source = models.CharField(max_length=20)
+    play = models.CharField(max_length=64, help_text="The source's id of the play.")
+    game = models.CharField(_("game"), max_length=120)
+    played_at = models.DateTimeField()
+    place = models.CharField(max_length=80, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="plain_results")
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "source", "play", "player"], name="one_plain_result_per_player")
+        ]
+        ordering = ["-played_at", "play", "rank"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.play}: {self.player_id}"

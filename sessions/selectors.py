@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from scoring import session as core
 from sessions.games import get_game
-from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, Player, Result, Seat
+from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, PlainResult, Player, Result, Seat
 
 User = Account | AnonymousUser
 M = TypeVar("M", bound=Model)
@@ -103,6 +103,15 @@ def sessions_of_night(night: GameNight) -> QuerySet[GameSession]:
 def play_log(group: Group, *, limit: int = 100) -> QuerySet[GameSession]:
     finished = group.sessions.filter(status="finished").select_related("night").order_by("-finished_at", "-id")
     return with_seats(finished)[:limit]
+
+
+def other_plays(group: Group, *, limit: int = 100) -> list[list[PlainResult]]:
+    """Plays of other games (imported from BG Stats), newest first, each as its players' rows."""
+    rows = group.plain_results.select_related("player").order_by("-played_at", "play", "rank", "player__name")
+    plays: dict[tuple[str, str], list[PlainResult]] = {}
+    for row in rows[: limit * 8]:
+        plays.setdefault((row.source, row.play), []).append(row)
+    return list(plays.values())[:limit]
 
 
 def players_of(group: Group) -> QuerySet[Player]:

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from scoring.errors import RuleError
 from sessions import services
 from sessions.importexport.bgstats import PUSH_URL, import_plays, push_play_url
-from sessions.models import GameSession, Player, Result
+from sessions.models import GameSession, PlainResult, Player, Result
 
 
 def score(ref, points, *, seat, winner=False, rank=0):
@@ -127,7 +127,7 @@ def test_importing_the_same_export_again_adds_nothing(group, ada, owner):
     again = import_plays(group=group, document=export(), user=owner)
     assert again.sessions == []
     assert again.players == []
-    assert again.already_there == 3
+    assert again.already_there == 4  # three sessions and the play of another game
     assert (GameSession.objects.count(), Player.objects.count(), Result.objects.count()) == (
         sessions,
         players,
@@ -144,12 +144,20 @@ def test_a_later_export_adds_only_the_new_plays(group, owner):
     assert GameSession.objects.filter(group=group, game="tower-of-babel").count() == 2
 
 
-def test_plays_of_other_games_are_read_as_plain_results_and_not_made_sessions(group, owner):
+def test_plays_of_other_games_are_kept_as_plain_results_and_not_made_sessions(group, owner):
     report = import_plays(group=group, document=export(), user=owner)
     assert [(p.uuid, p.game) for p in report.other_games] == [("PLAY-2", "Carcassonne")]
     plain = report.other_games[0]
     assert [(s.player, s.score, s.winner) for s in plain.scores] == [("ada", 31, True), ("Zoe", 27, False)]
     assert not GameSession.objects.filter(game="carcassonne").exists()
+    kept = PlainResult.objects.filter(group=group).select_related("player").order_by("-winner")
+    assert [(r.game, r.player.name, r.score, r.winner) for r in kept] == [
+        ("Carcassonne", "ada", 31, True),
+        ("Carcassonne", "Zoe", 27, False),
+    ]
+    again = import_plays(group=group, document=export(), user=owner)
+    assert (again.other_games, again.already_there) == ([], 4)
+    assert PlainResult.objects.filter(group=group).count() == 2
 
 
 def test_a_play_against_our_rules_is_reported_and_the_rest_imported(group, owner):
@@ -251,3 +259,13 @@ def test_finishing_with_htmx_shows_the_push_play_link_at_once(member_client, ses
     response = member_client.post(f"/s/{session.pk}/do/finish/", {"expected_version": 1}, HTTP_HX_REQUEST="true")
     assert "<html" not in response.content.decode()  # the session region alone
     assert "Add this play to BG Stats" in response.content.decode()
+
+
+def test_the_play_log_lists_the_plays_of_other_games_apart(member_client, group, owner, django_assert_max_num_queries):
+    import_plays(group=group, document=export(), user=owner)
+    with django_assert_max_num_queries(10):
+        page = member_client.get(f"/g/{group.pk}/log/").content.decode()
+    other = page[page.index('data-testid="other-plays"') :]
+    assert "Carcassonne" in other
+    assert "31" in other
+    assert "Tower of Babel" not in other

@@ -22,6 +22,7 @@ from sessions.models import (
     GameSession,
     Group,
     Membership,
+    PlainResult,
     Player,
     PlayerRating,
     Result,
@@ -126,6 +127,18 @@ def full_group(owner, group, players, night, session):
     dropped = services.create_session(night=later, game="babel-cubes", players=players[2:], seed=5)
     services.append_event(session_id=dropped.pk, expected_version=0, type="session.abandon")
     seven_wonders_to_the_end(services.create_session(night=later, game="seven-wonders", players=players[:3], seed=4))
+    for player, score in [(players[0], 31), (players[1], 27)]:
+        PlainResult.objects.create(
+            group=group,
+            source="bgstats",
+            play="PLAY-2",
+            game="Carcassonne",
+            played_at=datetime.datetime(2026, 10, 1, 20, tzinfo=datetime.UTC),
+            player=player,
+            score=score,
+            rank=1 if score == 31 else 2,
+            winner=score == 31,
+        )
     services.rename_player(player=players[3], name="Dieter K.")
     services.create_player(group=group, name="Élodie")
     return group
@@ -141,6 +154,8 @@ def without_ids(document):
         p["id"] = players[p["id"]]
     for n in document["nights"]:
         n["id"] = nights[n["id"]]
+    for row in document["plain_results"]:
+        row["player"] = players[row["player"]]
     for index, s in enumerate(document["sessions"]):
         s["id"] = index
         s["night"] = nights[s["night"]]
@@ -152,7 +167,7 @@ def without_ids(document):
 
 
 def wipe():
-    for model in [Result, Seat, SessionEvent, GameSession, Player, GameNight, Membership, Group]:
+    for model in [PlainResult, Result, Seat, SessionEvent, GameSession, Player, GameNight, Membership, Group]:
         model.objects.all().delete()
 
 
@@ -306,3 +321,21 @@ def test_the_import_command_needs_an_existing_owner(tmp_path, db):
     with pytest.raises(CommandError, match="nobody"):
         call_command("import_group", str(target), "--owner", "nobody")
     assert not User.objects.exists()
+
+
+def test_the_plain_results_of_other_games_travel_with_the_group(full_group, outsider):
+    imported = import_group(owner=outsider, document=group_document(full_group))
+    rows = imported.plain_results.select_related("player").order_by("rank")
+    assert [(r.game, r.player.name, r.score, r.winner) for r in rows] == [
+        ("Carcassonne", "Ada", 31, True),
+        ("Carcassonne", "Bruno", 27, False),
+    ]
+    assert {r.player.group_id for r in rows} == {imported.pk}
+
+
+def test_a_plain_result_for_an_unknown_player_is_refused(full_group, outsider):
+    document = group_document(full_group)
+    document["plain_results"][0]["player"] = 999_999
+    with pytest.raises(RuleError) as refused:
+        import_group(owner=outsider, document=document)
+    assert refused.value.field == "plain_results[0].player"

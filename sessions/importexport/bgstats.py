@@ -36,7 +36,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import services
 from sessions.api.errors import flatten
 from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
-from sessions.models import GameNight, GameSession, Group, Player, SessionEvent
+from sessions.models import GameNight, GameSession, Group, PlainResult, Player, SessionEvent
 from sessions.rule_messages import describe
 
 SOURCE = "bgstats"
@@ -94,7 +94,7 @@ class PlainScore:
 
 @dataclass(frozen=True)
 class PlainPlay:
-    """A play of another game, as it would be kept (not stored: no model for it yet)."""
+    """A play of another game, kept as plain results (one ``PlainResult`` per player)."""
 
     uuid: str
     game: str
@@ -144,6 +144,7 @@ def import_plays(*, group: Group, document: Any, user: User | None = None) -> Im
             "idempotency_key", flat=True
         )
     )
+    seen |= {idempotency_key(play) for play in group.plain_results.filter(source=SOURCE).values_list("play", flat=True)}
     with transaction.atomic():
         players = {p.name.casefold(): p for p in group.players.all()}
         for play in sorted(data["plays"], key=lambda p: p["playDate"]):
@@ -163,7 +164,10 @@ def import_plays(*, group: Group, document: Any, user: User | None = None) -> Im
                 continue
             slug = GAME_NAMES.get(game_name.casefold())
             if slug is None:
-                report.other_games.append(_plain(play, game_name, place, scores, names))
+                plain = _plain(play, game_name, place, scores, names)
+                _keep(group, plain, [_player(group, players, names[ref], report) for ref in refs])
+                seen.add(idempotency_key(play["uuid"]))
+                report.other_games.append(plain)
                 continue
             seated = [_player(group, players, names[ref], report) for ref in refs]
             try:
@@ -194,6 +198,26 @@ def _plain(
             )
             for s in scores
         ),
+    )
+
+
+def _keep(group: Group, plain: PlainPlay, seated: list[Player]) -> None:
+    PlainResult.objects.bulk_create(
+        [
+            PlainResult(
+                group=group,
+                source=SOURCE,
+                play=plain.uuid[:64],
+                game=plain.game[:120],
+                played_at=plain.played_at,
+                place=plain.place,
+                player=player,
+                score=entry.score,
+                rank=entry.rank,
+                winner=entry.winner,
+            )
+            for player, entry in zip(seated, plain.scores, strict=True)
+        ]
     )
 
 

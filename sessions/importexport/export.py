@@ -1,9 +1,10 @@
 """Reads that write a group out: the whole group as JSON, its results as CSV.
 
-The JSON holds everything a group has: its players, game nights, and every session with its
-options, seed, seats, full event log and results. Ids in the file only link its parts
-together; importing it elsewhere gives new ids. The game state is not in the file: it is the
-replay of the log, which the import runs (and checks against the results).
+The JSON holds everything a group has: its players, game nights, every session with its
+options, seed, seats, full event log and results, and the plain results of other games.
+Ids in the file only link its parts together; importing it elsewhere gives new ids. The game
+state is not in the file: it is the replay of the log, which the import runs (and checks
+against the results).
 """
 
 from __future__ import annotations
@@ -73,6 +74,20 @@ def _head(group: Group) -> dict[str, Any]:
         "nights": [
             {"id": n.pk, "date": _when(n.date), "place": n.place, "notes": n.notes, "created_at": _when(n.created_at)}
             for n in group.nights.order_by("id")
+        ],
+        "plain_results": [
+            {
+                "source": r.source,
+                "play": r.play,
+                "game": r.game,
+                "played_at": _when(r.played_at),
+                "place": r.place,
+                "player": r.player_id,
+                "score": r.score,
+                "rank": r.rank,
+                "winner": r.winner,
+            }
+            for r in group.plain_results.order_by("played_at", "play", "player_id")
         ],
     }
 

@@ -35,6 +35,7 @@ from sessions.models import (
     GameSession,
     Group,
     Membership,
+    PlainResult,
     Player,
     Result,
     Seat,
@@ -93,6 +94,18 @@ class SessionDoc(serializers.Serializer):
     results = ResultDoc(many=True)
 
 
+class PlainResultDoc(serializers.Serializer):
+    source = serializers.CharField(max_length=20)  # type: ignore[assignment]  # the file says "source"; DRF allows it
+    play = serializers.CharField(max_length=64)
+    game = serializers.CharField(max_length=120)
+    played_at = serializers.DateTimeField()
+    place = serializers.CharField(max_length=80, allow_blank=True, default="")
+    player = serializers.IntegerField(min_value=1)
+    score = serializers.IntegerField(allow_null=True, default=None)
+    rank = serializers.IntegerField(min_value=1, max_value=32767, allow_null=True, default=None)
+    winner = serializers.BooleanField(default=False)
+
+
 class GroupInfoDoc(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     created_at = serializers.DateTimeField(required=False)
@@ -106,6 +119,7 @@ class GroupDocument(serializers.Serializer):
     players = PlayerDoc(many=True)
     nights = NightDoc(many=True)
     sessions = SessionDoc(many=True)
+    plain_results = PlainResultDoc(many=True, default=list)
 
 
 def _refuse(template: str, field: str, **params: object) -> RuleError:
@@ -149,6 +163,16 @@ def _check_links(data: dict[str, Any]) -> None:
         if spec is None or spec.edition_table is None or not isinstance(table, Mapping):
             raise _refuse(gettext_noop("Unknown game {value}."), f"group.edition_tables.{game}", value=game)
         spec.edition_table(table)
+    for index, plain in enumerate(data["plain_results"]):
+        if plain["player"] not in players:
+            raise _refuse(
+                gettext_noop("No player has id {value}."), f"plain_results[{index}].player", value=plain["player"]
+            )
+    _unique(
+        [(p["source"], p["play"], p["player"]) for p in data["plain_results"]],
+        gettext_noop("A player has two results in play {value}."),
+        "plain_results",
+    )
     for index, session in enumerate(data["sessions"]):
         field = f"sessions[{index}]"
         if session["game"] not in GAMES:
@@ -245,6 +269,14 @@ def import_group(*, owner: User, document: Any) -> Group:
                 notes=night["notes"],
                 created_at=night.get("created_at") or timezone.now(),
             ).pk
+        PlainResult.objects.bulk_create(
+            PlainResult(
+                group=group,
+                player_id=player_ids[plain["player"]],
+                **{key: value for key, value in plain.items() if key != "player"},
+            )
+            for plain in data["plain_results"]
+        )
         for index, session in enumerate(data["sessions"]):
             created = _import_session(group, session, night_ids, player_ids, field=f"sessions[{index}]")
             if created.status == core.FINISHED:

@@ -59,7 +59,8 @@ def group(request: MemberRequest, group_id: int) -> HttpResponse:
 @login_required
 def play_log(request: MemberRequest, group_id: int) -> HttpResponse:
     group = selectors.membership(request.user, group_id).group
-    return render(request, "groups/log.html", {"group": group, "sessions": selectors.play_log(group)})
+    context = {"group": group, "sessions": selectors.play_log(group), "other_plays": selectors.other_plays(group)}
+    return render(request, "groups/log.html", context)
 
 
 @login_required

@@ -105,8 +105,8 @@ def test_a_table_plays_a_session_while_a_phone_follows_it_by_join_code(
     for name in PLAYERS:
         field(host, "Player name").fill(name)
         host.get_by_role("button", name="Add player").click()
-        expect(host.locator(".players li > span", has_text=name)).to_be_visible()
-    expect(host.locator(".players li > span")).to_have_text(PLAYERS)
+        expect(host.locator(".players li > a.player-name", has_text=name)).to_be_visible()
+    expect(host.locator(".players li > a.player-name")).to_have_text(PLAYERS)
     shot(host, "group-with-players")
 
     # Tonight's game night, and a Tower of Babel session with the three in seats.
