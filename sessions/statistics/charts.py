@@ -16,7 +16,7 @@ from django.utils.formats import date_format, number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-WIDTH, HEIGHT = 640, 260
+WIDTH, HEIGHT = 400, 240  # user units: about one to one on a phone, so the text stays readable
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
 PALETTE = ("#3b6fb6", "#c8553d", "#2a9d8f", "#8e6c8a", "#e9a23b", "#5c6b73")
 MAX_LINE_POINTS = 300  # a longer history is thinned for the picture (the table keeps the summary)
