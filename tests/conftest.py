@@ -84,3 +84,22 @@ def member_client(member: User) -> Client:
 @pytest.fixture
 def outsider_client(outsider: User) -> Client:
     return client_for(outsider)
+
+
+def play(client: Client, session: GameSession, event: str, **data: Any) -> Any:
+    """A move from the session page's own controls, sent against the current version."""
+    session.refresh_from_db()
+    return client.post(f"/s/{session.pk}/play/{event}/", {"expected_version": session.version, **data})
+
+
+def finish_with_scores(session: GameSession, scores: list[int], tiebreaks: list[int] | None = None) -> None:
+    """Final scores in seat order, then Finish: the session writes its Results."""
+    keys = [seat.key for seat in session.seats.all()]
+    payload: dict[str, Any] = {"scores": dict(zip(keys, scores, strict=True))}
+    if tiebreaks:
+        payload["tiebreaks"] = dict(zip(keys, tiebreaks, strict=True))
+    services.append_event(
+        session_id=session.pk, expected_version=session.version, type="scores.record", payload=payload
+    )
+    services.append_event(session_id=session.pk, expected_version=session.version + 1, type="session.finish")
+    session.refresh_from_db()

@@ -9,6 +9,7 @@ from scoring.babel_cubes import solver
 from scoring.babel_cubes.moves import position_of
 from sessions import services
 from sessions.boards.babel_cubes import move_key
+from tests.conftest import play
 from tests.test_babel_cubes_engine import TOWER
 
 
@@ -21,8 +22,7 @@ def cubes(night, players):
 
 
 def place(client, session, placement):
-    session.refresh_from_db()
-    return client.post(f"/s/{session.pk}/play/place/", {"expected_version": session.version, "placement": placement})
+    return play(client, session, "place", placement=placement)
 
 
 def key(cell, cube_type, bulges):

@@ -5,6 +5,7 @@ import pytest
 from django.test import Client
 
 from sessions import selectors, services
+from tests.conftest import play
 
 
 @pytest.fixture
@@ -13,11 +14,6 @@ def started(night, players):
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     return session
-
-
-def play(client, session, event, **data):
-    session.refresh_from_db()
-    return client.post(f"/s/{session.pk}/play/{event}/", {"expected_version": session.version, **data})
 
 
 def seats(session):

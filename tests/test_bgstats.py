@@ -14,6 +14,7 @@ from scoring.errors import RuleError
 from sessions import services
 from sessions.importexport.bgstats import PUSH_URL, import_plays, push_play_url
 from sessions.models import GameSession, PlainResult, Player, Result
+from tests.conftest import finish_with_scores
 
 
 def score(ref, points, *, seat, winner=False, rank=0):
@@ -208,15 +209,7 @@ def test_the_api_import_is_for_the_owner(request, group, who, status):
 
 @pytest.fixture
 def finished(session):
-    keys = [seat.key for seat in session.seats.all()]
-    services.append_event(
-        session_id=session.pk,
-        expected_version=0,
-        type="scores.record",
-        payload={"scores": dict(zip(keys, [70, 82, 70], strict=True))},
-    )
-    services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
-    session.refresh_from_db()
+    finish_with_scores(session, [70, 82, 70])
     return session
 
 

@@ -30,17 +30,7 @@ from sessions.models import (
     SessionEvent,
 )
 from sessions.statistics.services import rebuild_group
-
-
-def finish_with_scores(session, scores, tiebreaks=None):
-    keys = [seat.key for seat in session.seats.all()]
-    payload = {"scores": dict(zip(keys, scores, strict=True))}
-    if tiebreaks:
-        payload["tiebreaks"] = dict(zip(keys, tiebreaks, strict=True))
-    services.append_event(
-        session_id=session.pk, expected_version=session.version, type="scores.record", payload=payload
-    )
-    services.append_event(session_id=session.pk, expected_version=session.version + 1, type="session.finish")
+from tests.conftest import finish_with_scores
 
 
 def tower_of_babel_to_the_end(session, user):

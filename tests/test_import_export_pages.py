@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from sessions import services
 from sessions.importexport.export import group_document
 from sessions.models import GameSession, Group, Membership
+from tests.conftest import finish_with_scores
 
 
 def api_for(user):
@@ -23,15 +23,7 @@ def api_for(user):
 
 @pytest.fixture
 def finished(session):
-    keys = [seat.key for seat in session.seats.all()]
-    services.append_event(
-        session_id=session.pk,
-        expected_version=0,
-        type="scores.record",
-        payload={"scores": dict(zip(keys, [30, 25, 12], strict=True))},
-    )
-    services.append_event(session_id=session.pk, expected_version=1, type="session.finish")
-    session.refresh_from_db()
+    finish_with_scores(session, [30, 25, 12])
     return session
 
 

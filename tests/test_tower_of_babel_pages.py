@@ -4,6 +4,7 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
+from tests.conftest import play
 
 
 @pytest.fixture
@@ -11,11 +12,6 @@ def started(session):
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     return session
-
-
-def play(client, session, event, **data):
-    session.refresh_from_db()
-    return client.post(f"/s/{session.pk}/play/{event}/", {"expected_version": session.version, **data})
 
 
 def first_disc(session):

@@ -53,22 +53,34 @@ class SessionFilter(serializers.Serializer):
         return _from_to(attrs)
 
 
+# Each filter's field lookup; ``player`` on sessions follows the seats.
+SESSION_LOOKUPS = {
+    "group": "group_id",
+    "night": "night_id",
+    "game": "game",
+    "player": "seats__player_id",
+    "status": "status",
+    "date_from": "night__date__gte",
+    "date_to": "night__date__lte",
+}
+RESULT_LOOKUPS = {
+    "group": "session__group_id",
+    "night": "session__night_id",
+    "session": "session_id",
+    "game": "session__game",
+    "player": "player_id",
+    "rank": "rank",
+    "date_from": "session__night__date__gte",
+    "date_to": "session__night__date__lte",
+}
+
+
+def _filtered(rows: QuerySet[Any], filters: dict[str, Any], lookups: dict[str, str]) -> QuerySet[Any]:
+    return rows.filter(**{lookups[name]: value for name, value in filters.items() if name in lookups})
+
+
 def filter_sessions(sessions: QuerySet[GameSession], filters: dict[str, Any]) -> QuerySet[GameSession]:
-    if "group" in filters:
-        sessions = sessions.filter(group_id=filters["group"])
-    if "night" in filters:
-        sessions = sessions.filter(night_id=filters["night"])
-    if "game" in filters:
-        sessions = sessions.filter(game=filters["game"])
-    if "player" in filters:
-        sessions = sessions.filter(seats__player_id=filters["player"])
-    if "status" in filters:
-        sessions = sessions.filter(status=filters["status"])
-    if "date_from" in filters:
-        sessions = sessions.filter(night__date__gte=filters["date_from"])
-    if "date_to" in filters:
-        sessions = sessions.filter(night__date__lte=filters["date_to"])
-    return sessions
+    return _filtered(sessions, filters, SESSION_LOOKUPS)
 
 
 class ResultFilter(serializers.Serializer):
@@ -86,20 +98,4 @@ class ResultFilter(serializers.Serializer):
 
 
 def filter_results(results: QuerySet[Result], filters: dict[str, Any]) -> QuerySet[Result]:
-    if "group" in filters:
-        results = results.filter(session__group_id=filters["group"])
-    if "night" in filters:
-        results = results.filter(session__night_id=filters["night"])
-    if "session" in filters:
-        results = results.filter(session_id=filters["session"])
-    if "game" in filters:
-        results = results.filter(session__game=filters["game"])
-    if "player" in filters:
-        results = results.filter(player_id=filters["player"])
-    if "rank" in filters:
-        results = results.filter(rank=filters["rank"])
-    if "date_from" in filters:
-        results = results.filter(session__night__date__gte=filters["date_from"])
-    if "date_to" in filters:
-        results = results.filter(session__night__date__lte=filters["date_to"])
-    return results
+    return _filtered(results, filters, RESULT_LOOKUPS)

@@ -17,6 +17,7 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from scoring import session as core
+from scoring.seven_wonders.sheet import COLUMNS as SHEET_COLUMNS
 from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
 from sessions.models import GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingPoint, Result
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL, conservative
@@ -197,20 +198,7 @@ def player_statistics(player: Player) -> PlayerStatistics:
 # The Result.breakdown keys a game's engine writes, in the order the game page shows them.
 BREAKDOWN_KEYS: dict[str, tuple[str, ...]] = {
     TOWER_OF_BABEL: ("wonders", "final_wonders", "rejected", "discs", "action_cards"),
-    SEVEN_WONDERS: (
-        "military",
-        "treasury",
-        "wonder",
-        "civilian",
-        "science",
-        "commercial",
-        "guilds",
-        "leaders",
-        "cities",
-        "babel_tiles",
-        "great_projects",
-        "coins",
-    ),
+    SEVEN_WONDERS: (*SHEET_COLUMNS, "coins"),
 }
 
 
