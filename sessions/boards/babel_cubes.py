@@ -40,6 +40,7 @@ CELL_NAMES = {
     "se": gettext_lazy("front"),
 }
 VALUE_NAMES = {"win": gettext_lazy("wins"), "draw": gettext_lazy("draws"), "loss": gettext_lazy("loses")}
+OUTCOME_NAMES = {"win": gettext_lazy("a win"), "draw": gettext_lazy("a draw"), "loss": gettext_lazy("a loss")}
 
 
 def colour_of(cube_type: int) -> str:
@@ -133,8 +134,8 @@ def review(final: Position, seats: list[str], names: dict[str, str]) -> list[dic
                 "number": number,
                 "name": names[seats[position.to_move - 1]],
                 "move": describe_move(move),
-                "before": before,
-                "after": after,
+                "before": OUTCOME_NAMES[before],
+                "after": OUTCOME_NAMES[after],
                 "threw_win": before == "win" and after != "win",
                 "threw_draw": before == "draw" and after == "loss",
                 "picture": _tower(after_position),
