@@ -16,6 +16,7 @@ from scoring.babel_cubes.geometry import CELLS, TYPES, faces_of, hand_of_each, n
 from scoring.babel_cubes.moves import Move, Position, legal_moves, position_of
 from scoring.errors import RuleError, gettext_noop
 from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
+from sessions.games import BABEL_CUBES, get_game
 from sessions.models import GameSession
 
 BOARD_TEMPLATE = "boards/babel_cubes/_board.html"
@@ -116,8 +117,14 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "bc_to_move_name": names[state["seats"][state["to_move"] - 1]] if state["to_move"] else "",
         "bc_winner_name": names[state["seats"][state["winner"] - 1]] if state["winner"] else "",
         "bc_review": review(position, state["seats"], names) if over else None,
-        "bc_layouts": state["geometry"],
+        "bc_layouts": _layout_names(state["geometry"]),
     }
+
+
+def _layout_names(geometry: dict[str, str]) -> dict[str, str]:
+    """The session's cube layouts as the options name them ("On adjacent faces", ...)."""
+    names = {option.name: dict(option.choices) for option in get_game(BABEL_CUBES).options}
+    return {key: str(names[key].get(value, value)) for key, value in geometry.items()}
 
 
 def review(final: Position, seats: list[str], names: dict[str, str]) -> list[dict[str, Any]]:
