@@ -324,3 +324,23 @@ def test_a_browser_write_through_the_api_needs_the_csrf_token(member, group):
     token = browser.cookies["csrftoken"].value
     accepted = browser.post(url, {"name": "Eve"}, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert accepted.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [
+        ("/api/v1/sessions/?player=118593275759", "player"),
+        ("/api/v1/results/?group=8332073194125856073580544", "group"),
+    ],
+)
+def test_an_id_too_large_for_the_database_is_a_400_not_a_crash(member, url, field):
+    response = api_for(member).get(url)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == field
+
+
+def test_seating_an_id_too_large_for_the_database_is_a_400(member, night):
+    body = {"game": "babel-cubes", "players": [118593275759, 72]}
+    response = api_for(member).post(f"/api/v1/nights/{night.pk}/sessions/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"].startswith("players")

@@ -329,3 +329,11 @@ def test_a_plain_result_for_an_unknown_player_is_refused(full_group, outsider):
     with pytest.raises(RuleError) as refused:
         import_group(owner=outsider, document=document)
     assert refused.value.field == "plain_results[0].player"
+
+
+def test_an_id_too_large_for_the_database_is_refused_naming_it(full_group, outsider):
+    document = group_document(full_group)
+    document["players"][0]["id"] = 2**40
+    with pytest.raises(RuleError) as refused:
+        import_group(owner=outsider, document=document)
+    assert refused.value.field == "players[0].id"

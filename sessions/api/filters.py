@@ -14,6 +14,9 @@ from rest_framework import serializers
 
 from sessions.models import GameNight, GameSession, Result
 
+# Ids above this are refused as input (400) before a query could overflow the database's integer.
+MAX_ID = 2**31 - 1
+
 
 def _from_to(attrs: dict[str, Any]) -> dict[str, Any]:
     low, high = attrs.get("date_from"), attrs.get("date_to")
@@ -39,10 +42,16 @@ def filter_nights(nights: QuerySet[GameNight], filters: dict[str, Any]) -> Query
 
 
 class SessionFilter(serializers.Serializer):
-    group = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this group's sessions."))
-    night = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this game night's sessions."))
+    group = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this group's sessions.")
+    )
+    night = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this game night's sessions.")
+    )
     game = serializers.CharField(required=False, max_length=30, help_text=_("A game's slug, e.g. tower-of-babel."))
-    player = serializers.IntegerField(required=False, min_value=1, help_text=_("Sessions this player has a seat in."))
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Sessions this player has a seat in.")
+    )
     status = serializers.ChoiceField(
         required=False, choices=[value for value, _label in GameSession.STATUSES], help_text=_("The session's status.")
     )
@@ -84,12 +93,22 @@ def filter_sessions(sessions: QuerySet[GameSession], filters: dict[str, Any]) ->
 
 
 class ResultFilter(serializers.Serializer):
-    group = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this group's results."))
-    night = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this game night's results."))
-    session = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this session's results."))
+    group = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this group's results.")
+    )
+    night = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this game night's results.")
+    )
+    session = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this session's results.")
+    )
     game = serializers.CharField(required=False, max_length=30, help_text=_("A game's slug, e.g. seven-wonders."))
-    player = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this player's results."))
-    rank = serializers.IntegerField(required=False, min_value=1, help_text=_("Only this place (1: the wins)."))
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this player's results.")
+    )
+    rank = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this place (1: the wins).")
+    )
     date_from = serializers.DateField(required=False, help_text=_("Results of nights on or after this date."))
     date_to = serializers.DateField(required=False, help_text=_("Results of nights on or before this date."))
 

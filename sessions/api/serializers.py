@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from sessions.api.filters import MAX_ID
 from sessions.boards import public_state
 from sessions.games import GAMES
 from sessions.models import GameNight, GameSession, Group, Player, Result, Seat, SessionEvent
@@ -164,7 +165,10 @@ class SessionSummaryOut(serializers.ModelSerializer):
 class SessionIn(serializers.Serializer):
     game = serializers.ChoiceField(choices=sorted(GAMES))
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=1, max_length=8, help_text="Player ids in seat order."
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        min_length=1,
+        max_length=8,
+        help_text="Player ids in seat order.",
     )
     colours = serializers.ListField(
         child=serializers.CharField(max_length=20, allow_blank=True), required=False, default=list, max_length=8

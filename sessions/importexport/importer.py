@@ -28,6 +28,7 @@ from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from sessions import services
 from sessions.api.errors import flatten
+from sessions.api.filters import MAX_ID
 from sessions.games import GAMES, get_game
 from sessions.importexport.export import FORMAT, VERSION
 from sessions.models import (
@@ -44,13 +45,13 @@ from sessions.models import (
 
 
 class PlayerDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1)
+    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     name = serializers.CharField(max_length=40)
     created_at = serializers.DateTimeField(required=False)
 
 
 class NightDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1)
+    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     date = serializers.DateField()
     place = serializers.CharField(max_length=80, allow_blank=True, default="")
     notes = serializers.CharField(max_length=2000, allow_blank=True, default="", trim_whitespace=False)
@@ -58,7 +59,7 @@ class NightDoc(serializers.Serializer):
 
 
 class SeatDoc(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     order = serializers.IntegerField(min_value=0, max_value=20)
     colour = serializers.CharField(max_length=20, allow_blank=True, default="")
 
@@ -72,15 +73,15 @@ class EventDoc(serializers.Serializer):
 
 
 class ResultDoc(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     score = serializers.IntegerField(allow_null=True)
     rank = serializers.IntegerField(min_value=1)
     breakdown = serializers.DictField(default=dict)
 
 
 class SessionDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1)
-    night = serializers.IntegerField(min_value=1)
+    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    night = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     game = serializers.CharField(max_length=30)
     options = serializers.DictField(default=dict)
     seed = serializers.IntegerField(min_value=0, max_value=2**62)
@@ -100,7 +101,7 @@ class PlainResultDoc(serializers.Serializer):
     game = serializers.CharField(max_length=120)
     played_at = serializers.DateTimeField()
     place = serializers.CharField(max_length=80, allow_blank=True, default="")
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     score = serializers.IntegerField(allow_null=True, default=None)
     rank = serializers.IntegerField(min_value=1, max_value=32767, allow_null=True, default=None)
     winner = serializers.BooleanField(default=False)
