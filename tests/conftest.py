@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from babel_companion import celery_app
 from sessions import services
 from sessions.models import GameNight, GameSession, Group, Player
 
@@ -103,3 +104,13 @@ def finish_with_scores(session: GameSession, scores: list[int], tiebreaks: list[
     )
     services.append_event(session_id=session.pk, expected_version=session.version + 1, type="session.finish")
     session.refresh_from_db()
+
+
+@pytest.fixture
+def eager() -> Any:
+    """Celery tasks run in the test's own process even when REDIS_URL names a real broker:
+    for tests of what a task does (the integration suite tests the worker itself)."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous

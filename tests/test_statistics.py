@@ -21,6 +21,9 @@ from sessions.models import (
 )
 from sessions.statistics import services as statistics
 
+# These tests are about what the tasks do: they run in-process, whatever the broker.
+pytestmark = pytest.mark.usefixtures("eager")
+
 BASE = datetime.datetime(2026, 3, 2, 20, 0, tzinfo=datetime.UTC)
 
 

@@ -2,19 +2,8 @@
 
 from unittest import mock
 
-import pytest
-
-from babel_companion import celery_app
 from sessions import services, tasks
 from sessions.models import PlayerTally
-
-
-@pytest.fixture
-def eager():
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 def finish(session, places):
