@@ -187,3 +187,10 @@ def test_the_board_page_keeps_a_flat_query_count(member_client, started, django_
 
 def test_an_unknown_move_is_a_404(member_client, started):
     assert play(member_client, started, "teleport").status_code == 404
+
+
+def test_a_colour_chosen_with_the_session_is_kept_at_set_up(member_client, started):  # BO-2
+    page = member_client.get(f"/s/{started.pk}/").content.decode()
+    first, second = seats(started)
+    assert f'<input type="hidden" name="colour_{first}" value="blue">' in page
+    assert f'<select name="colour_{second}">' in page

@@ -179,7 +179,8 @@ def _setup_form(session: GameSession, names: dict[str, str]) -> dict[str, Any]:
     extra = bo.suggested_extra(list(colours.values())) if bo.needs_extra(len(colours)) else None
     bag, bonus = bo.setup_bag(list(colours.values()), extra)
     return {
-        "rows": [(seat, names[seat], colours[seat]) for seat in colours],
+        # A colour chosen with the session is its seat's for good (the standings show it).
+        "rows": [(seat, names[seat], colours[seat], bool(chosen.get(seat))) for seat in colours],
         "colours": [(c, _colour_name(c)) for c in offered],
         "extra": extra,
         "extras": [(c, _colour_name(c)) for c in offered if c not in colours.values()],
