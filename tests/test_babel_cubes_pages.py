@@ -159,3 +159,10 @@ def test_the_board_page_keeps_a_flat_query_count(member_client, cubes, django_as
         place(member_client, cubes, key(cell, cube_type, bulges))
     with django_assert_max_num_queries(12):
         member_client.get(f"/s/{cubes.pk}/")
+
+
+def test_switching_hints_on_readies_the_whole_game_so_every_hint_is_a_lookup(member_client, cubes):
+    solver.forget()
+    member_client.post(f"/s/{cubes.pk}/hints/")
+    geometry = position_of(cubes.state["game"]).geometry
+    assert len(solver.solver_for(geometry).memo) >= 100_000  # every position of the default game

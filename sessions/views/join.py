@@ -113,7 +113,7 @@ def guest_seat(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
 @with_join_code
 def guest_hints(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
     """This phone's hint switch: the other phones stay unspoiled."""
-    toggle_hints(request, join_code.session_id)
+    toggle_hints(request, join_code.session)
     return redirect("guest", code=join_code.code)
 
 

@@ -134,7 +134,7 @@ def session_preview(request: MemberRequest, session_id: int) -> HttpResponse:
 def session_hints(request: MemberRequest, session_id: int) -> HttpResponse:
     """The hint switch of this browser, for this session."""
     session = selectors.session_of_member(request.user, session_id)
-    toggle_hints(request, session.pk)
+    toggle_hints(request, session)
     return redirect("session", session_id=session.pk)
 
 
