@@ -1,9 +1,11 @@
 """The Babel On! table: the set-up, the roll-off, the towers as pictures, the bag, and the
-forms of a turn. Places on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block
-on someone's tower as ``<seat>:<floor>:<cell>``; the engine checks every one."""
+forms of a turn, on the host's page and on the phone of the player whose turn it is. Places
+on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block on someone's tower as
+``<seat>:<floor>:<cell>``; the engine checks every one."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -12,15 +14,16 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_on import engine as bo
 from scoring.babel_on.tower import blocks, cells, floors, suggested_places, value
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from sessions.games import COLOUR_NAMES
 from sessions.models import GameSession
 from sessions.rule_messages import describe
 
 BOARD_TEMPLATE = "boards/babel_on/_board.html"
 CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
+# The player whose turn it is calls, rolls and records the blocks from their own phone.
 PHONE_TEMPLATE = "boards/babel_on/_phone.html"
-PHONE_EVENTS: dict[str, str] = {}
+PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE}
 EVENTS = {
     "setup": bo.SETUP,
     "rolloff": bo.ROLLOFF,
@@ -134,36 +137,43 @@ def _all_places() -> list[tuple[str, str]]:
 def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
     state = session.state["game"]
     names = _names(session)
-    live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
-    context: dict[str, Any] = {
-        "bo_faces": value("die_faces"),
-        "bo_bonus_rows": [str(i) for i in range(value("bonus_blocks"))],
-        "bo_places": _all_places(),
-        "bo_live_seats": [(seat, names[seat]) for seat in live],
-    }
+    context = _turn_context(state, names)
     if state["phase"] == "setup":
         context["bo_setup"] = _setup_form(session, names)
     elif state["phase"] == "rolloff":
         context["bo_contenders"] = [(seat, names[seat]) for seat in state["rolloff"]["contenders"]]
     elif state["phase"] == "playing":
-        active = state["active"]
-        pending = state["pending"]
-        context["bo_bonus_places"] = suggested_places(state["towers"][active], value("bonus_blocks"))
-        if pending and pending["kind"] == "draw":
-            rows = suggested_places(state["towers"][active], pending["count"])
-            context["bo_draw"] = [
-                {"index": i, "place": rows[i] if i < len(rows) else ""} for i in range(pending["count"])
-            ]
-        if pending and pending["kind"] == "move":
-            context["bo_move"] = list(range(pending["count"]))
-        context["bo_occupied"] = [
-            (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
-            for seat in live
-            for number, floor in enumerate(state["towers"][seat], start=1)
-            for cell, colour in zip(cells(), floor, strict=True)
-            if colour is not None
-        ]
+        context["bo_bonus_rows"] = [str(i) for i in range(value("bonus_blocks"))]
+        context["bo_bonus_places"] = suggested_places(state["towers"][state["active"]], value("bonus_blocks"))
         context["bo_chance"] = _chance(state, names, query)
+    return context
+
+
+def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """What the forms of a turn offer (``_turn.html``, on the host's page and the active
+    player's phone): the die, the places, the live towers, and, after a right call, a row
+    for each block to draw (with the suggested place) or to move (with the blocks there are)."""
+    live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
+    context: dict[str, Any] = {
+        "bo_faces": value("die_faces"),
+        "bo_places": _all_places(),
+        "bo_live_seats": [(seat, names[seat]) for seat in live],
+    }
+    if state["phase"] != "playing":
+        return context
+    pending = state["pending"]
+    if pending and pending["kind"] == "draw":
+        rows = suggested_places(state["towers"][state["active"]], pending["count"])
+        context["bo_draw"] = [{"index": i, "place": rows[i] if i < len(rows) else ""} for i in range(pending["count"])]
+    if pending and pending["kind"] == "move":
+        context["bo_move"] = list(range(pending["count"]))
+    context["bo_occupied"] = [
+        (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
+        for seat in live
+        for number, floor in enumerate(state["towers"][seat], start=1)
+        for cell, colour in zip(cells(), floor, strict=True)
+        if colour is not None
+    ]
     return context
 
 
@@ -270,21 +280,54 @@ def _int(raw: str | None) -> int | str:
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
-    """A player's phone: the chance to draw at least 1, 2 or 3 of their colour per even roll."""
+    """A player's phone: the chance to draw at least 1, 2 or 3 of their colour per even roll
+    and, on their turn, the forms of the turn; the other phones wait."""
     state = session.state["game"]
+    context: dict[str, Any] = {"my_chances": None, "bo_my_turn": False}
     if seat is None or seat not in state["colours"] or seat in state["eliminated"] or state["phase"] == "over":
-        return {"my_chances": None}
+        return context
     total = sum(state["bag"].values())
-    rows = [
+    context["my_chances"] = [
         (drawn, [f"{float(bo.chance_for(state, seat, drawn, k)) * 100:.0f}" for k in (1, 2, 3)])
         for drawn in range(2, value("die_faces") + 1, 2)  # the even rolls
         if drawn <= total
     ]
-    return {"my_chances": rows, "my_colour": _colour_name(state["colours"][seat])}
+    context["my_colour"] = _colour_name(state["colours"][seat])
+    if state["phase"] == "playing" and seat == state["active"]:
+        context.update(_turn_context(state, _names(session)))
+        context["bo_my_turn"] = True
+        # One key per rendering of the forms: a double tap records the move once.
+        context["bo_idempotency_key"] = uuid.uuid4().hex
+    return context
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
-    return {}
+    """A move from the active player's own phone, parsed as the host's forms are. Another
+    seat is refused (BO-5: the die goes round), and so are the blocks of a form shown
+    before the table moved on; a double tap of a recorded form goes through to be found
+    as the repeat it is."""
+    state = session.state["game"]
+    if not _already_recorded(data, session):
+        if state["phase"] == "playing" and seat != state["active"]:
+            raise RuleError(
+                gettext_noop("It is {name}'s turn."),
+                field="seat",
+                rule="BO-5",
+                params={"name": _names(session)[state["active"]]},
+            )
+        if event_type != bo.ROLL and data.get("expected_version") != str(session.version):
+            raise RuleError(
+                gettext_noop(
+                    "Someone else changed this session a moment ago. Here is the latest state: check it and send again."
+                ),
+                field="expected_version",
+            )
+    return payload(event_type, data, session)
+
+
+def _already_recorded(data: QueryDict, session: GameSession) -> bool:
+    key = (data.get("idempotency_key") or "")[:64]
+    return bool(key) and session.events.filter(idempotency_key=key).exists()
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
