@@ -281,24 +281,27 @@ class PlayerRating(models.Model):
         return self.mu - 3 * self.sigma
 
 
-class RatingPoint(models.Model):
-    """A player's ratings just after one session: in its game, and over all games."""
+class RatingHistory(models.Model):
+    """A player's ratings just after each of their rated sessions in one year, oldest first.
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points", db_index=False)
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rating_points")
-    game = models.CharField(max_length=30)
-    played_at = models.DateTimeField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    overall_mu = models.FloatField()
-    overall_sigma = models.FloatField()
+    Each point is ``[played at (ISO 8601), session id, game, mu, sigma, overall mu, overall
+    sigma]``: the ratings in the session's game and over all games. A row per player and
+    year, not per result: a rebuild rewrites every row (a group with 100 000 sessions has
+    400 000 results, but a thousand players and a few years), an update after one session
+    rewrites only this year's rows of its players, and the player page reads a few rows.
+    A session deleted in the admin leaves its point until the nightly rebuild.
+    """
+
+    # db_index=False: the unique constraint's index starts with the player.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history", db_index=False)
+    year = models.PositiveSmallIntegerField()  # in the site's time zone, as the monthly tallies
+    points = models.JSONField(default=list)
 
     class Meta:
-        # Its index also serves a player's history (a few hundred rows, sorted by time).
-        constraints = [models.UniqueConstraint(fields=["player", "session"], name="one_rating_point_per_session")]
+        constraints = [models.UniqueConstraint(fields=["player", "year"], name="one_rating_history_per_year")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} after {self.session_id}"
+        return f"{self.player_id} in {self.year}: {len(self.points)} points"
 
 
 class PlayerMonth(models.Model):

@@ -2,13 +2,14 @@
 rebuilt from the Results, and caught up after the broker was down."""
 
 import datetime
+import threading
 from io import StringIO
 from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 
 from sessions import services, tasks
 from sessions.models import (
@@ -17,7 +18,7 @@ from sessions.models import (
     PlayerRating,
     PlayerTally,
     RatedSession,
-    RatingPoint,
+    RatingHistory,
 )
 from sessions.statistics import services as statistics
 
@@ -40,6 +41,11 @@ def play(night, players, scores, *, game="tower-of-babel", days=0, places=False)
     return session
 
 
+def points_of(session):
+    """How many rating-history points the session left (one per seated player)."""
+    return sum(point[1] == session.pk for history in RatingHistory.objects.all() for point in history.points)
+
+
 def snapshot():
     """Every statistics row, as comparable values (floats rounded)."""
     return {
@@ -47,9 +53,9 @@ def snapshot():
             (r.player_id, r.game, round(r.mu, 9), round(r.sigma, 9), r.plays, r.wins, r.last_played)
             for r in PlayerRating.objects.all()
         ),
-        "points": sorted(
-            (p.player_id, p.session_id, p.game, round(p.mu, 9), round(p.overall_sigma, 9))
-            for p in RatingPoint.objects.all()
+        "histories": sorted(
+            (h.player_id, [(p[0], p[1], p[2], round(p[3], 9), round(p[6], 9)) for p in h.points])
+            for h in RatingHistory.objects.all()
         ),
         "months": sorted(PlayerMonth.objects.values_list("player_id", "game", "month", "plays", "wins")),
         "games": sorted(GameStatistics.objects.values_list("game", "plays", "totals")),
@@ -82,7 +88,7 @@ def test_the_task_counts_ratings_history_months_game_totals_and_tallies(
     assert PlayerRating.objects.get(player=ada, game="").wins == 1
     assert PlayerRating.objects.get(player=bruno, game="tower-of-babel").wins == 1
     assert PlayerRating.objects.get(player=chiara, game="tower-of-babel").mu < 25
-    assert RatingPoint.objects.filter(session=session).count() == 3
+    assert points_of(session) == 3
     stats = GameStatistics.objects.get(game="tower-of-babel")
     assert stats.plays == 1
     assert stats.totals["winning"] == {"sum": 60, "count": 2, "best": 30}
@@ -113,6 +119,30 @@ def test_the_incremental_updates_equal_a_rebuild_from_the_results(night, players
     incremental = snapshot()
     tasks.rebuild_statistics()
     assert snapshot() == incremental
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_rebuild_sums_the_game_totals_on_a_second_thread_with_the_same_numbers(
+    night, players
+):
+    for day, scores in enumerate([[10, 20, 30], [40, 20, 30], [5, 5, 1]]):
+        play(night, players[:3], scores, days=day)
+    with transaction.atomic():  # one connection: everything on this thread
+        tasks.rebuild_statistics()
+    on_one_thread = snapshot()
+    summed_on = []
+    game_totals = statistics.game_totals
+
+    def spy(**kwargs):
+        summed_on.append(threading.current_thread())
+        return game_totals(**kwargs)
+
+    with mock.patch.object(statistics, "game_totals", spy):
+        tasks.rebuild_statistics()
+    assert len(summed_on) == 1
+    assert summed_on[0] is not threading.main_thread()
+    assert snapshot() == on_one_thread
+    assert on_one_thread["games"][0][2]["breakdown"]  # the totals were there to compare
 
 
 def test_the_rebuild_replaces_wrong_numbers(night, players):
@@ -169,7 +199,9 @@ def test_a_session_counted_out_of_order_rebuilds_the_group_in_the_order_of_play(
     late = play(night, players[:3], [10, 20, 30], days=5)
     tasks.catch_up_statistics()  # counts both, in order
     RatedSession.objects.filter(session=early).delete()  # as if only the later one had been counted
-    RatingPoint.objects.filter(session=early).delete()
+    for history in RatingHistory.objects.all():
+        history.points = [point for point in history.points if point[1] != early.pk]
+        history.save()
     expected_rated = sorted([early.pk, late.pk])
 
     assert tasks.update_statistics(early.pk) == 1

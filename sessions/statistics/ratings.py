@@ -130,8 +130,8 @@ class Replay:
     count_totals: bool = True
     months: dict[tuple[int, str, date], list[int]] = field(default_factory=dict)
     totals: dict[str, Totals] = field(default_factory=dict)
-    # (player, session, game, played at (as stored), mu, sigma, overall mu, overall sigma)
-    points: list[tuple[int, int, str, Any, float, float, float, float]] = field(default_factory=list)
+    # (player, year) -> the points of the rating history (see ``sessions.models.RatingHistory``)
+    history: dict[tuple[int, int], list[list[Any]]] = field(default_factory=dict)
     sessions: list[tuple[int, Any]] = field(default_factory=list)  # (session, played at as stored)
     _zone: tzinfo = field(default_factory=timezone.get_current_timezone, repr=False, compare=False)
 
@@ -157,7 +157,8 @@ class Replay:
             rate_in_place([r.skill for r in in_game], ranks)
             rate_in_place([r.skill for r in overall], ranks)
         month = self.month(played_at)
-        months, points = self.months, self.points
+        moment = played_at.isoformat()
+        months, history = self.months, self.history
         for entry, game_rating, overall_rating in zip(entries, in_game, overall, strict=True):
             won = entry.rank == 1
             game_rating.plays += 1
@@ -174,7 +175,12 @@ class Replay:
                 tally[0] += 1
                 tally[1] += won
             skill, whole = game_rating.skill, overall_rating.skill
-            points.append((entry.player_id, session_id, game, stored, skill.mu, skill.sigma, whole.mu, whole.sigma))
+            point = [moment, session_id, game, skill.mu, skill.sigma, whole.mu, whole.sigma]
+            points = history.get((entry.player_id, month.year))
+            if points is None:
+                history[(entry.player_id, month.year)] = [point]
+            else:
+                points.append(point)
         if self.count_totals:
             totals = self.totals.get(game)
             if totals is None:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from scoring import session as core
 from scoring.seven_wonders.sheet import COLUMNS as SHEET_COLUMNS
 from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
-from sessions.models import GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingPoint, Result
+from sessions.models import GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingHistory, Result
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL, conservative
 
 # A rival or nemesis needs this many shared plays (the rule).
@@ -179,16 +179,16 @@ def player_statistics(player: Player) -> PlayerStatistics:
         stats.nemesis = max(beaten_by, key=lambda o: (o.losses / o.shared, o.shared))
     if qualified:
         stats.rival = min(qualified, key=lambda o: (abs(o.wins - o.losses) / o.shared, -o.shared, o.name))
+    by_year = RatingHistory.objects.filter(player=player).order_by("year").values_list("points", flat=True)
+    points = [point for year in by_year for point in year]
     stats.history = [
         HistoryPoint(
-            played_at=played_at,
+            played_at=datetime.fromisoformat(played_at),
             game=game,
             rating=round(conservative(mu, sigma), 2),
             overall=round(conservative(overall_mu, overall_sigma), 2),
         )
-        for played_at, game, mu, sigma, overall_mu, overall_sigma in RatingPoint.objects.filter(player=player)
-        .order_by("played_at", "session_id")
-        .values_list("played_at", "game", "mu", "sigma", "overall_mu", "overall_sigma")
+        for played_at, _session, game, mu, sigma, overall_mu, overall_sigma in points
     ]
     return stats
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.db.models import Count, F, Max, Model, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -33,7 +34,7 @@ from sessions.models import (
     PlayerRating,
     PlayerTally,
     RatedSession,
-    RatingPoint,
+    RatingHistory,
     Result,
     Seat,
 )
@@ -114,16 +115,18 @@ def rebuild_group(*, group_id: int) -> Replay:
     pending and the catch-up counts it after the rebuild: the same numbers either way.
     """
     until = timezone.now()
-    replay = Replay(count_totals=False)
-    for match in load_matches(group_id=group_id, details=False, until=until):
-        replay.add(match)
-    replay.totals = game_totals(group_id=group_id, until=until)
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        totals = _summed(beside, group_id=group_id, until=until)
+        replay = Replay(count_totals=False)
+        for match in load_matches(group_id=group_id, details=False, until=until):
+            replay.add(match)
+        replay.totals = totals.result()
     without_results = GameSession.objects.filter(group_id=group_id, status=core.FINISHED, results__isnull=True)
     played = without_results.annotate(played=_played()).filter(played__lte=until)
     replay.sessions += list(played.values_list("id", "played"))
     with transaction.atomic():
         Group.objects.select_for_update().filter(pk=group_id).values_list("pk", flat=True).first()
-        RatingPoint.objects.filter(player__group_id=group_id).delete()
+        RatingHistory.objects.filter(player__group_id=group_id).delete()
         PlayerRating.objects.filter(player__group_id=group_id).delete()
         PlayerTally.objects.filter(player__group_id=group_id).delete()
         PlayerMonth.objects.filter(group_id=group_id).delete()
@@ -157,7 +160,9 @@ def rebuild_group(*, group_id: int) -> Replay:
             GameStatistics(group_id=group_id, game=game, plays=totals.plays, totals=totals.data)
             for game, totals in replay.totals.items()
         )
-        _insert_points(replay.points)
+        RatingHistory.objects.bulk_create(
+            RatingHistory(player_id=pk, year=year, points=points) for (pk, year), points in replay.history.items()
+        )
         _insert_rated(group_id, replay.sessions, now)
     return replay
 
@@ -226,6 +231,28 @@ def _moment(value: datetime | str) -> datetime:
     if moment is None:
         raise ValueError(f"not a timestamp: {value!r}")
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
+
+
+def _summed(beside: ThreadPoolExecutor, *, group_id: int, until: datetime) -> Future[dict[str, Totals]]:
+    """:func:`game_totals`, summed on a second connection while this thread replays the ratings.
+
+    The database's aggregation and Python's replay each take a few seconds of a rebuild;
+    side by side they overlap (the database drivers release the GIL while a query runs).
+    Inside a transaction (a rebuild started by the catch-up, or a test) a second connection
+    would not see this one's rows, so the totals are summed here, first.
+    """
+    if connection.in_atomic_block:
+        done: Future[dict[str, Totals]] = Future()
+        done.set_result(game_totals(group_id=group_id, until=until))
+        return done
+
+    def on_own_connection() -> dict[str, Totals]:
+        try:
+            return game_totals(group_id=group_id, until=until)
+        finally:
+            connections.close_all()  # this thread's connections only: they are per thread
+
+    return beside.submit(on_own_connection)
 
 
 def game_totals(*, group_id: int, until: datetime) -> dict[str, Totals]:
@@ -297,6 +324,10 @@ def _stored_replay(*, group_id: int, matches: Sequence[Match]) -> Replay:
         replay.ratings[(row.player_id, row.game)] = Rating.of(
             row.mu, row.sigma, plays=row.plays, wins=row.wins, last_played=row.last_played
         )
+    years = {month.year for month in months}
+    histories = RatingHistory.objects.filter(player_id__in=players, year__in=years)
+    for pk, year, points in histories.values_list("player_id", "year", "points"):
+        replay.history[(pk, year)] = points
     for month_row in PlayerMonth.objects.filter(player_id__in=players, month__in=months, game__in=games):
         replay.months[(month_row.player_id, month_row.game, month_row.month)] = [month_row.plays, month_row.wins]
     for stats in GameStatistics.objects.filter(group_id=group_id, game__in=games):
@@ -358,15 +389,14 @@ def _write_update(*, group_id: int, replay: Replay, matches: Sequence[Match]) ->
         unique_fields=["group", "game"],
         update_fields=["plays", "totals"],
     )
-    _insert_points(replay.points)
+    years = sorted({(pk, month.year) for pk, _game, month in months})
+    RatingHistory.objects.bulk_create(
+        [RatingHistory(player_id=pk, year=year, points=replay.history[(pk, year)]) for pk, year in years],
+        update_conflicts=True,
+        unique_fields=["player", "year"],
+        update_fields=["points"],
+    )
     _insert_rated(group_id, replay.sessions, now)
-
-
-def _insert_points(points: Sequence[tuple[int, int, str, Any, float, float, float, float]]) -> None:
-    """Plain ``executemany``: the history is the bulk of a rebuild's writes."""
-    columns = ["player_id", "session_id", "game", "played_at", "mu", "sigma", "overall_mu", "overall_sigma"]
-    moments = _prepared_moments({p[3] for p in points})
-    _insert_many(RatingPoint, columns, [(*p[:3], moments[p[3]], *p[4:]) for p in points])
 
 
 def _insert_rated(group_id: int, sessions: Sequence[tuple[int, Any]], now: datetime) -> None:

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions import tasks
-from sessions.models import PlayerRating, RatedSession, RatingPoint
+from sessions.models import PlayerRating, RatedSession, RatingHistory
 from tests.integration import test_celery_worker
 from tests.integration.conftest import Table, wait_for
 from tests.integration.test_celery_worker import TASK_SECONDS, Worker
@@ -45,7 +45,7 @@ def test_a_worker_counts_a_finished_session_and_the_player_page_shows_it(worker:
     page = client.get(url).content.decode()
     assert "<dt>Plays</dt><dd>2</dd>" in page
     assert "<dt>Longest win streak</dt><dd>1</dd>" in page
-    assert RatingPoint.objects.filter(player=chiara).count() == 2
+    assert len(RatingHistory.objects.get(player=chiara).points) == 2
     assert "sessions.tasks.update_statistics" in worker.output()
 
 
@@ -59,7 +59,7 @@ def test_a_statistics_update_delivered_twice_leaves_the_same_numbers(worker: Wor
     for delivery in deliveries:
         wait_for(partial(worker.succeeded, delivery.id), timeout=TASK_SECONDS, what=f"task {delivery.id} to succeed")
     assert ratings() == before
-    assert RatingPoint.objects.filter(session=session).count() == 3
+    assert sum(p[1] == session.pk for h in RatingHistory.objects.all() for p in h.points) == 3
 
 
 def test_the_rebuild_task_on_the_worker_recomputes_the_same_numbers(worker: Worker, table: Table) -> None:

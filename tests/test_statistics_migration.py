@@ -1,0 +1,47 @@
+"""The rating history moved from a row per result into a row per player and year (migration 0005)."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from sessions.models import RatingHistory
+
+BEFORE = [("babel", "0004_plain_results")]
+AFTER = [("babel", "0005_rating_history_per_player_and_year")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_points_move_into_a_history_row_per_player_and_year_oldest_first():
+    apps = migrate(BEFORE)
+    group = apps.get_model("babel", "Group").objects.create(name="Thursday table")
+    night = apps.get_model("babel", "GameNight").objects.create(group=group, date=datetime.date(2025, 12, 31))
+    ada, bruno = (apps.get_model("babel", "Player").objects.create(group=group, name=n) for n in ("Ada", "Bruno"))
+    new_year = datetime.datetime(2026, 1, 1, 1, 0, tzinfo=datetime.UTC)
+    moments = [new_year + datetime.timedelta(days=d) for d in (2, -3, 0)]  # out of order on purpose
+    point = apps.get_model("babel", "RatingPoint").objects
+    for index, played_at in enumerate(moments):
+        session = apps.get_model("babel", "GameSession").objects.create(
+            night=night, group=group, game="babel-cubes", status="finished", seed=index, state={}
+        )
+        for player, mu in ((ada, 20 + index), (bruno, 30 + index)):
+            point.create(
+                player=player, session=session, game="babel-cubes", played_at=played_at,
+                mu=mu, sigma=7.0, overall_mu=mu + 0.5, overall_sigma=6.5,
+            )  # fmt: skip
+
+    migrate(AFTER)
+
+    rows = {(h.player_id, h.year): h.points for h in RatingHistory.objects.all()}
+    assert set(rows) == {(ada.pk, 2025), (ada.pk, 2026), (bruno.pk, 2025), (bruno.pk, 2026)}
+    assert [p[3] for p in rows[(ada.pk, 2026)]] == [22, 20]  # 1 January before 3 January
+    first = rows[(bruno.pk, 2025)][0]
+    assert first[0] == "2025-12-29T01:00:00+00:00"
+    assert first[2:] == ["babel-cubes", 31, 7.0, 31.5, 6.5]
