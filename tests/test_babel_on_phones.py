@@ -1,6 +1,6 @@
-"""Babel On! on the phones at the table: the player whose turn it is calls, rolls and records
-the blocks from their own phone (BO-5, BO-9); the other phones wait, and a move sent from
-them is refused with the rule."""
+"""Babel On! on the phones at the table: the player whose turn it is calls, rolls, records the
+blocks and adds bonus blocks from their own phone (BO-5, BO-6, BO-9); the other phones wait,
+and a move sent from them is refused with the rule."""
 
 import re
 
@@ -244,3 +244,41 @@ def test_the_phone_forms_carry_the_csrf_token_and_work_with_checks_on(table):
     assert ada_phone.post(f"/j/{code}/act/", data).status_code == 403
     assert ada_phone.post(f"/j/{code}/act/", {**data, "csrfmiddlewaretoken": token}).status_code == 302
     assert game(session)["pending"] == {"kind": "draw", "count": 2}
+
+
+def bonus_form(client, code):
+    """The bonus section of the phone: its form's hidden fields, and the whole section."""
+    page = client.get(f"/j/{code}/").content.decode()
+    if 'data-testid="bo-bonus"' not in page:
+        return None, ""
+    start = page.index('data-testid="bo-bonus"')
+    section = page[start : page.index("</details>", start)]
+    return keys(section), section
+
+
+def test_the_active_phone_adds_its_bonus_blocks_and_the_form_goes_when_none_are_left(table):  # BO-6
+    session, code, ada, bruno = table
+    ada_phone = phone(code, ada)
+    fields, section = bonus_form(ada_phone, code)
+    assert fields["move"] == "bonus"
+    assert "Bonus block 2" in section
+    assert ada_phone.post(f"/j/{code}/act/", {**fields, "bonus_0": "1-nw"}).status_code == 302
+    state = game(session)
+    assert (state["bonus"][ada], state["towers"][ada][0], state["active"]) == (1, ["blue", None, None, None], ada)
+    fields, section = bonus_form(ada_phone, code)
+    assert "Bonus block 2" not in section  # one left: one row
+    assert ada_phone.post(f"/j/{code}/act/", {**fields, "bonus_0": "1-ne"}).status_code == 302
+    assert game(session)["bonus"][ada] == 0
+    assert bonus_form(ada_phone, code) == (None, "")
+    assert bonus_form(phone(code, bruno), code) == (None, "")  # not Bruno's turn
+
+
+def test_a_bonus_block_sent_from_the_other_phone_is_refused_with_the_rule(table):  # BO-5, BO-6
+    session, code, ada, bruno = table
+    session.refresh_from_db()
+    response = phone(code, bruno).post(
+        f"/j/{code}/act/", {"move": "bonus", "expected_version": session.version, "bonus_0": "1-nw"}
+    )
+    assert response.status_code == 400
+    assert "(rule BO-5)" in response.content.decode()
+    assert game(session)["bonus"] == {ada: 2, bruno: 2}

@@ -21,9 +21,9 @@ from sessions.rule_messages import describe
 
 BOARD_TEMPLATE = "boards/babel_on/_board.html"
 CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
-# The player whose turn it is calls, rolls and records the blocks from their own phone.
+# The player whose turn it is calls, rolls, records the blocks and adds bonus blocks from their own phone.
 PHONE_TEMPLATE = "boards/babel_on/_phone.html"
-PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE}
+PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE, "bonus": bo.BONUS}
 EVENTS = {
     "setup": bo.SETUP,
     "rolloff": bo.ROLLOFF,
@@ -143,10 +143,18 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
     elif state["phase"] == "rolloff":
         context["bo_contenders"] = [(seat, names[seat]) for seat in state["rolloff"]["contenders"]]
     elif state["phase"] == "playing":
-        context["bo_bonus_rows"] = [str(i) for i in range(value("bonus_blocks"))]
-        context["bo_bonus_places"] = suggested_places(state["towers"][state["active"]], value("bonus_blocks"))
+        context.update(_bonus_context(state))
         context["bo_chance"] = _chance(state, names, query)
     return context
+
+
+def _bonus_context(state: dict[str, Any]) -> dict[str, Any]:
+    """A row per bonus block the active player still has, the first on the suggested place (BO-6)."""
+    left = state["bonus"][state["active"]]
+    return {
+        "bo_bonus_rows": [str(i) for i in range(left)],
+        "bo_bonus_places": suggested_places(state["towers"][state["active"]], left),
+    }
 
 
 def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
@@ -295,6 +303,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     context["my_colour"] = _colour_name(state["colours"][seat])
     if state["phase"] == "playing" and seat == state["active"]:
         context.update(_turn_context(state, _names(session)))
+        context.update(_bonus_context(state))
         context["bo_my_turn"] = True
         # One key per rendering of the forms: a double tap records the move once.
         context["bo_idempotency_key"] = uuid.uuid4().hex
