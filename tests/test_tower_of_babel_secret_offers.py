@@ -1,4 +1,7 @@
-"""Secret offers on each phone (TB-12): nobody sees an offer until every offer is in."""
+"""Secret offers on each phone (TB-12): nobody sees an offer until every offer is in; then the
+active player accepts some and completes the build on their own phone (TB-13)."""
+
+import re
 
 import pytest
 from django.test import Client
@@ -140,3 +143,65 @@ def test_a_phone_with_a_seat_polls_cheaply_too(table, django_assert_max_num_quer
     etag = bruno.get(f"/j/{code}/live/")["ETag"]
     with django_assert_max_num_queries(3):  # the code and session, the Django session row
         assert bruno.get(f"/j/{code}/live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+HIDDEN = re.compile(r'<input type="hidden" name="(move|idempotency_key|expected_version)" value="([^"]*)"')
+
+
+def resolve_form(client, code):
+    """The hidden fields of the active player's acceptance form on their phone (None: no form)."""
+    page = client.get(f"/j/{code}/").content.decode()
+    if 'data-testid="my-resolve"' not in page:
+        return None
+    start = page.index('data-testid="my-resolve"')
+    return dict(HIDDEN.findall(page[start : page.index("</section>", start)]))
+
+
+def all_offered(member_client, session, code, seats):
+    """The host taps a disc; Bruno offers 2 cards of its first kind, Chiara nothing."""
+    disc, demand = choose(member_client, session)
+    kind, number = next(iter(demand.items()))
+    phone(code, seats[1]).post(f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": "2"})
+    phone(code, seats[2]).post(f"/j/{code}/act/", {"move": "offer", "disc": disc})
+    return disc, kind, number
+
+
+def test_the_active_player_accepts_and_completes_the_build_on_their_own_phone(member_client, table):  # TB-13
+    session, seats, code = table
+    ada = phone(code, seats[0])
+    disc, demand = choose(member_client, session)
+    assert resolve_form(ada, code) is None  # not before every offer is in
+    kind, number = next(iter(demand.items()))
+    phone(code, seats[1]).post(f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": "2"})
+    phone(code, seats[2]).post(f"/j/{code}/act/", {"move": "offer", "disc": disc})
+    fields = resolve_form(ada, code)
+    assert fields["move"] == "resolve"
+    assert resolve_form(phone(code, seats[1]), code) is None  # only the active player's phone
+    entries = {**fields, f"accept_{seats[1]}": "on", f"own_{kind}": str(number - 2)}
+
+    assert ada.post(f"/j/{code}/act/", entries).status_code == 302
+    assert ada.post(f"/j/{code}/act/", entries).status_code == 302  # a double tap: recorded once
+
+    session.refresh_from_db()
+    game = session.state["game"]
+    assert game["wonders"][game["discs"][disc]["wonder"]]["parts"] == {seats[0]: number - 2, seats[1]: 2}
+    assert game["build"] is None
+    assert session.events.filter(type=tob.RESOLVE, author_label="Ada").count() == 1
+
+
+def test_an_acceptance_from_another_phone_or_an_old_form_is_refused_and_changes_nothing(member_client, table):
+    session, seats, code = table
+    ada, bruno = phone(code, seats[0]), phone(code, seats[1])
+    _disc, kind, number = all_offered(member_client, session, code, seats)
+    session.refresh_from_db()
+    entries = {"move": "resolve", "expected_version": session.version, f"own_{kind}": str(number)}
+    response = bruno.post(f"/j/{code}/act/", entries)
+    assert response.status_code == 400
+    assert "It is Ada&#x27;s turn. (rule TB-13)" in response.content.decode()
+    response = ada.post(f"/j/{code}/act/", {**entries, "expected_version": session.version - 1})
+    assert response.status_code == 400
+    assert "Someone else changed this session a moment ago." in response.content.decode()
+    version = session.version
+    session.refresh_from_db()
+    assert session.version == version
+    assert session.state["game"]["build"] is not None

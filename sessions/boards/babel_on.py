@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_on import engine as bo
 from scoring.babel_on.tower import blocks, cells, floors, suggested_places, value
-from scoring.errors import RuleError, gettext_noop
+from scoring.errors import RuleError
+from sessions.boards.turns import check_turn_form
 from sessions.games import COLOUR_NAMES
 from sessions.models import GameSession
 from sessions.rule_messages import describe
@@ -316,27 +317,17 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
     before the table moved on; a double tap of a recorded form goes through to be found
     as the repeat it is."""
     state = session.state["game"]
-    if not _already_recorded(data, session):
-        if state["phase"] == "playing" and seat != state["active"]:
-            raise RuleError(
-                gettext_noop("It is {name}'s turn."),
-                field="seat",
-                rule="BO-5",
-                params={"name": _names(session)[state["active"]]},
-            )
-        if event_type != bo.ROLL and data.get("expected_version") != str(session.version):
-            raise RuleError(
-                gettext_noop(
-                    "Someone else changed this session a moment ago. Here is the latest state: check it and send again."
-                ),
-                field="expected_version",
-            )
+    if state["phase"] == "playing":
+        check_turn_form(
+            data,
+            session,
+            seat=seat,
+            active=state["active"],
+            active_name=_names(session)[state["active"]],
+            rule="BO-5",
+            fresh=event_type != bo.ROLL,
+        )
     return payload(event_type, data, session)
-
-
-def _already_recorded(data: QueryDict, session: GameSession) -> bool:
-    key = (data.get("idempotency_key") or "")[:64]
-    return bool(key) and session.events.filter(idempotency_key=key).exists()
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -10,13 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
+from sessions.boards.turns import check_turn_form
 from sessions.models import GameSession
 
 BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
 CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
 # What a player does on their own phone: an offer, in secret until all are in (TB-12).
 PHONE_TEMPLATE = "boards/tower_of_babel/_phone.html"
-PHONE_EVENTS = {"offer": tob.OFFER}
+# A player offers in secret from their phone; the active player accepts and completes there.
+PHONE_EVENTS = {"offer": tob.OFFER, "resolve": tob.RESOLVE}
 
 KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
 WONDER_NAMES = {
@@ -161,16 +164,29 @@ def _offer_label(offer: dict[str, Any]) -> dict[str, Any]:
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
-    """What a phone that claimed ``seat`` may do now: offer in secret, or see its offer."""
+    """What a phone that claimed ``seat`` may do now: offer in secret, or see its offer; for
+    the active player, once every offer is in, accept some and complete the build."""
     state = session.state["game"]
     build = state["build"]
-    if seat is None or build is None or seat == state["active"]:
-        return {"my_offer_form": None, "my_offer": None}
-    if seat in build["offers"]:
-        return {"my_offer_form": None, "my_offer": _offer_label(build["offers"][seat])}
+    context: dict[str, Any] = {"my_offer_form": None, "my_offer": None, "my_resolve": None}
+    if seat is None or build is None:
+        return context
     demand = state["discs"][build["disc"]]["demand"]
-    form = {"disc": build["disc"], "demand": _disc_label(demand), "triple": state["action_cards"]}
-    return {"my_offer_form": form, "my_offer": None}
+    if seat == state["active"]:
+        if tob.offers_revealed(state):
+            names = _names(session)
+            context["my_resolve"] = {
+                "demand": _disc_label(demand),
+                "offers": [(s, names[s], _offer_label(offer)) for s, offer in build["offers"].items()],
+                # One key per rendering of the form: a double tap records the build once.
+                "idempotency_key": uuid.uuid4().hex,
+            }
+    elif seat in build["offers"]:
+        context["my_offer"] = _offer_label(build["offers"][seat])
+    else:
+        triple = state["action_cards"]
+        context["my_offer_form"] = {"disc": build["disc"], "demand": _disc_label(demand), "triple": triple}
+    return context
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -305,11 +321,19 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
-    """One player's offer from a form with ``offer_<kind>`` counts and two switches."""
-    build = session.state["game"]["build"]
+    """A phone's move: the active player's acceptance and completion (refused from another
+    seat, or from a form shown before the table moved on), or one player's offer, from a
+    form with ``offer_<kind>`` counts and two switches."""
+    state = session.state["game"]
+    if event_type == tob.RESOLVE:
+        active = state["active"] or ""
+        name = _names(session).get(active, "")
+        check_turn_form(data, session, seat=seat, active=active, active_name=name, rule="TB-13")
+        return payload(event_type, data, session)
+    build = state["build"]
     if build is None or data.get("disc") != build["disc"]:
         raise RuleError(gettext_noop("That build is over: look at the board again."), field="disc", rule="TB-12")
-    demand = session.state["game"]["discs"][build["disc"]]["demand"]
+    demand = state["discs"][build["disc"]]["demand"]
     return {
         "seat": seat,
         "cards": {kind: _int(data.get(f"offer_{kind}")) for kind in demand},

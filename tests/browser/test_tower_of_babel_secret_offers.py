@@ -1,4 +1,5 @@
-"""Secret offers on three devices: the host's and two phones joined by code."""
+"""Secret offers on three devices: the host's and two phones joined by code; on their turn, the
+player on a phone accepts the offers and completes the build there."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.browser.conftest import log_in, phone_of
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_two_phones_offer_in_secret_and_the_host_sees_the_offers_only_when_both_are_in(
+def test_phones_offer_in_secret_and_the_active_player_accepts_on_the_host_or_their_own_phone(
     new_context: Callable[[], BrowserContext], screenshots: Path
 ) -> None:
     owner = User.objects.create_user("ada", password="tower-pass-123")
@@ -76,3 +77,30 @@ def test_two_phones_offer_in_secret_and_the_host_sees_the_offers_only_when_both_
     assert game["wonders"][wonder]["parts"] == {str(players[0].pk): number - 2, str(players[1].pk): 2}
     assert game["points"][str(players[2].pk)]["rejected"] == 1  # TB-14
     expect(chiara.get_by_text("Bruno to play")).to_be_visible(timeout=3_000)
+
+    # Bruno's turn: the host taps a disc on another wonder, Chiara offers on her phone, the
+    # host types Ada's (nothing), and Bruno accepts Chiara's offer on his own phone.
+    second = next(d for d, v in game["discs"].items() if v["owner"] is None and v["wonder"] != wonder)
+    kind, number = next(iter(game["discs"][second]["demand"].items()))
+    host.locator(f'a.disc[data-disc="{second}"]').click()
+    host.get_by_role("button", name="Secret offers on the phones instead").click()
+    expect(chiara.get_by_test_id("my-offer-form")).to_be_visible(timeout=3_000)
+    chiara.locator(f'input[name="offer_{kind}"]').fill("1")
+    chiara.get_by_role("button", name="Offer in secret").click()
+    host.reload()
+    host.get_by_text("Enter an offer for a player without a phone").click()
+    host.get_by_role("button", name="Record this offer").click()
+
+    resolve = bruno.get_by_test_id("my-resolve")
+    expect(resolve).to_contain_text("Offers are in: accept and complete", timeout=3_000)
+    resolve.locator(f'input[name="accept_{players[2].pk}"]').check()
+    resolve.locator(f'input[name="own_{kind}"]').fill(str(number - 1))
+    bruno.screenshot(path=screenshots / "tower-of-babel-secret-03-accept-on-the-phone.png", full_page=True)
+    resolve.get_by_role("button", name="Record the build").click()
+    expect(bruno.get_by_text("Chiara to play")).to_be_visible()
+    expect(host.get_by_text("Chiara to play")).to_be_visible(timeout=3_000)
+    game = GameSession.objects.get(pk=session.pk).state["game"]
+    assert game["wonders"][game["discs"][second]["wonder"]]["parts"] == {
+        str(players[1].pk): number - 1,
+        str(players[2].pk): 1,
+    }
