@@ -122,3 +122,34 @@ def test_participations_and_the_end_of_an_age_on_the_host_page(member_client, ta
     assert outcomes == {seats[0]: "none", seats[1]: "penalty", seats[2]: "penalty_token"}
     sheet_form = member_client.get(f"/s/{session.pk}/").content.decode()
     assert 'name="great_projects" value="-1"' in sheet_form  # the token is already on the sheet
+
+
+def markers_section(phone, code):
+    page = phone.get(f"/j/{code}/").content.decode()
+    if 'data-testid="my-markers"' not in page:
+        return None
+    return page.split('data-testid="my-markers"')[1].split("</section>")[0]
+
+
+def test_a_player_takes_a_participation_marker_on_their_phone_once_per_tap(table):  # SW-9
+    session, code, phones = table
+    seats = [s.key for s in session.seats.all()]
+    ada = phones[seats[0]]
+    section = markers_section(ada, code)
+    assert "You have 0 participation markers." in section
+    key = section.split('name="idempotency_key" value="')[1].split('"')[0]
+    tap = {"move": "participate", "idempotency_key": key}
+    assert ada.post(f"/j/{code}/act/", tap).status_code == 302
+    assert ada.post(f"/j/{code}/act/", tap).status_code == 302  # a double tap: one marker
+    session.refresh_from_db()
+    assert (session.state["game"]["markers"], session.state["game"]["markers_left"]) == ({seats[0]: 1}, 1)
+    assert "You have 1 participation marker." in markers_section(ada, code)
+
+    bruno = phones[seats[1]]
+    bruno.post(f"/j/{code}/act/", {"move": "participate"})
+    assert "I take a marker" not in markers_section(bruno, code)  # none left this age
+    response = phones[seats[2]].post(f"/j/{code}/act/", {"move": "participate"})
+    assert response.status_code == 400
+    assert "No participation marker is left this age. (rule SW-9)" in response.content.decode()
+    session.refresh_from_db()
+    assert session.state["game"]["markers"] == {seats[0]: 1, seats[1]: 1}

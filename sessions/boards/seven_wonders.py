@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -19,7 +20,8 @@ from sessions.rule_messages import describe
 BOARD_TEMPLATE = "boards/seven_wonders/_board.html"
 CONTROLS_TEMPLATE = "boards/seven_wonders/_controls.html"
 PHONE_TEMPLATE = "boards/seven_wonders/_phone.html"
-PHONE_EVENTS = {"sheet": sw.SHEET, "pick": sw.DRAFT_PICK}
+# On their own phone a player drafts in secret, takes participation markers and fills in their sheet.
+PHONE_EVENTS = {"sheet": sw.SHEET, "pick": sw.DRAFT_PICK, "participate": sw.PARTICIPATE}
 EVENTS = {
     "sheet": sw.SHEET,
     "draft": sw.DRAFT_RECORD,
@@ -175,11 +177,19 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
-    """A player's own phone: their draft hand (secret), their tiles, their sheet."""
+    """A player's own phone: their draft hand (secret), their tiles, their participation
+    markers in this age's Great Project, their sheet."""
     if seat is None:
         return {"my_sheet": None}
     state = session.state["game"]
     context: dict[str, Any] = {"my_sheet": _form(session, seat)}
+    if state["projects_on"] and state["age"] <= 3:
+        context["my_markers"] = {
+            "mine": state["markers"].get(seat, 0),
+            "left": state["markers_left"],
+            # One key per rendering of the button: a double tap takes one marker.
+            "idempotency_key": uuid.uuid4().hex,
+        }
     if state["tiles_on"] and state["draft_step"]:
         effects = tile_effects(state.get("corrections"))
         context["my_draft"] = {
@@ -198,6 +208,8 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
     if event_type == sw.DRAFT_PICK:
         return {"seat": seat, "tile": _number(data.get("tile"))}
+    if event_type == sw.PARTICIPATE:
+        return {"seat": seat, "same_turn_reserve": False}
     return _sheet_payload(data, seat=seat, session=session)
 
 

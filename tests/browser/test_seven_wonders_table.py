@@ -52,10 +52,15 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
         phone.reload()
         expect(phone.get_by_test_id("my-tiles").locator("p")).to_have_count(3)
     phones["Bruno"].screenshot(path=screenshots / "seven-wonders-02-my-tiles.png", full_page=True)
+    # Chiara takes a participation marker in the first age's Great Project on her phone (SW-9).
+    markers = phones["Chiara"].get_by_test_id("my-markers")
+    markers.get_by_role("button", name="I take a marker").click()
+    expect(phones["Chiara"].get_by_test_id("my-markers")).to_contain_text("You have 1 participation marker.")
 
     host = new_context().new_page()
     log_in(host, "ada", "wonder-pass-123")
     host.goto(f"/s/{session.pk}/")
+    expect(host.get_by_text("1 marker left · Chiara 1")).to_be_visible()
     counts = {"Ada": ("10", "5+7"), "Bruno": ("13", "9"), "Chiara": ("4", "12")}
     for name, (coins, civilian) in counts.items():
         form = host.locator("details.final-player", has_text=name)
