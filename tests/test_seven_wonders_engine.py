@@ -179,3 +179,29 @@ def test_a_whole_game_runs_through_the_draft_three_ages_and_the_sheets(players):
     # 10 + coins // 3 each: the last seats have the most points, coins break the ties (SW-14).
     assert standings[seats[-1]].rank == 1
     assert standings[seats[0]].rank == players
+
+
+def test_tiles_declared_on_the_phones_are_placed_with_the_others_in_increasing_number():  # SW-5, SW-6
+    state = apply(new(3), sw.DRAFT_RECORD, tiles={"0": [1, 5, 9], "1": [2, 19, 24], "2": [3, 7, 11]})
+    state = apply(state, sw.DECLARE_TILE, seat="0", tile=9)
+    state = apply(state, sw.DECLARE_TILE, seat="1", tile=24)
+    state = apply(state, sw.DECLARE_TILE, seat="1", tile=2)  # changed their mind
+    assert state["built"] == []
+    state = apply(state, sw.BUILD_TILES, tiles={"2": 7})  # the host adds a player without a phone
+    assert sw.visible_tiles(state) == [2, 7, 9]
+    assert state["declared"] == {}
+    state = apply(state, sw.DECLARE_TILE, seat="0", tile=5)
+    state = apply(state, sw.BUILD_TILES, tiles={"0": 1})  # given here: it wins over the declaration
+    assert [tile for _seat, tile in state["built"]] == [2, 7, 9, 1]
+
+
+def test_a_declared_tile_is_an_own_unbuilt_one_after_the_draft_and_can_be_taken_back():  # SW-2, SW-5
+    refused(new(3), sw.DECLARE_TILE, "SW-2", seat="0", tile=1)
+    state = apply(new(3), sw.DRAFT_RECORD, tiles={"0": [1, 5, 9], "1": [2, 19, 24], "2": [3, 7, 11]})
+    refused(state, sw.DECLARE_TILE, "SW-5", seat="0", tile=2)  # not yours
+    state = apply(state, sw.BUILD_TILES, tiles={"0": 1})
+    refused(state, sw.DECLARE_TILE, "SW-5", seat="0", tile=1)  # built already
+    state = apply(state, sw.DECLARE_TILE, seat="0", tile=5)
+    state = apply(state, sw.DECLARE_TILE, seat="0", tile=None)
+    assert state["declared"] == {}
+    refused(state, sw.BUILD_TILES, "SW-5")  # nothing declared and nothing given

@@ -153,3 +153,61 @@ def test_a_player_takes_a_participation_marker_on_their_phone_once_per_tap(table
     assert "No participation marker is left this age. (rule SW-9)" in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"]["markers"] == {seats[0]: 1, seats[1]: 1}
+
+
+def build_section(phone, code):
+    page = phone.get(f"/j/{code}/").content.decode()
+    return page.split('data-testid="my-build"')[1].split("</section>")[0]
+
+
+def hidden_key(section):
+    return section.split('name="idempotency_key" value="')[1].split('"')[0]
+
+
+def test_players_declare_their_tile_builds_in_secret_and_any_phone_places_them_by_number(
+    member, member_client, table
+):  # SW-5, SW-6
+    session, code, phones = table
+    seats = [s.key for s in session.seats.all()]
+    held = {seats[0]: [1, 5, 9], seats[1]: [2, 19, 24], seats[2]: [3, 7, 11]}
+    services.append_event(session_id=session.pk, expected_version=1, type="sw.draft_record", payload={"tiles": held})
+    ada, bruno, chiara = (phones[seat] for seat in seats)
+    declare = {"move": "declare", "idempotency_key": hidden_key(build_section(ada, code)), "tile": "9"}
+    assert ada.post(f"/j/{code}/act/", declare).status_code == 302
+    assert "You build tile 9 this turn." in build_section(ada, code)
+    bruno.post(f"/j/{code}/act/", {"move": "declare", "tile": "2"})
+
+    # The others see who builds, never which: on the phones, the host's page and the API.
+    for page in (chiara.get(f"/j/{code}/").content.decode(), member_client.get(f"/s/{session.pk}/").content.decode()):
+        assert "Building a tile this turn: Ada, Bruno" in page
+        assert "tile 9" not in page
+        assert "tile 2" not in page
+    api = APIClient()
+    api.force_authenticate(member)
+    assert api.get(f"/api/v1/sessions/{session.pk}/").json()["state"]["game"]["declared"] == {
+        seats[0]: True,
+        seats[1]: True,
+    }
+    events = api.get(f"/api/v1/sessions/{session.pk}/events/").json()["events"]
+    assert events[-1]["payload"] == {"seat": seats[1]}
+
+    place = {"move": "place", "idempotency_key": hidden_key(build_section(chiara, code))}
+    assert chiara.post(f"/j/{code}/act/", place).status_code == 302
+    assert chiara.post(f"/j/{code}/act/", place).status_code == 302  # a double tap places once
+    session.refresh_from_db()
+    game = session.state["game"]
+    assert game["built"] == [[seats[1], 2], [seats[0], 9]]
+    assert game["declared"] == {}
+    assert "Building a tile this turn" not in chiara.get(f"/j/{code}/").content.decode()
+
+
+def test_a_tile_declared_that_is_not_yours_is_refused_with_the_rule(table):  # SW-5
+    session, code, phones = table
+    seats = [s.key for s in session.seats.all()]
+    held = {seats[0]: [1, 5, 9], seats[1]: [2, 19, 24], seats[2]: [3, 7, 11]}
+    services.append_event(session_id=session.pk, expected_version=1, type="sw.draft_record", payload={"tiles": held})
+    response = phones[seats[0]].post(f"/j/{code}/act/", {"move": "declare", "tile": "2"})
+    assert response.status_code == 400
+    assert "Build one of your own tiles that is not built yet. (rule SW-5)" in response.content.decode()
+    session.refresh_from_db()
+    assert session.state["game"].get("declared", {}) == {}

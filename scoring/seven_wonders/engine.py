@@ -17,6 +17,7 @@ from scoring.seven_wonders.projects import Participant, resolve
 from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 
 DRAFT_PICK, DRAFT_RECORD, BUILD_TILES = "sw.draft_pick", "sw.draft_record", "sw.build_tiles"
+DECLARE_TILE = "sw.declare_tile"
 PARTICIPATE, END_AGE, SHEET = "sw.participate", "sw.end_age", "sw.sheet"
 TILES = range(1, 25)
 
@@ -56,12 +57,13 @@ class SevenWonders:
         return state
 
     def event_types(self) -> frozenset[str]:
-        return frozenset({DRAFT_PICK, DRAFT_RECORD, BUILD_TILES, PARTICIPATE, END_AGE, SHEET})
+        return frozenset({DRAFT_PICK, DRAFT_RECORD, DECLARE_TILE, BUILD_TILES, PARTICIPATE, END_AGE, SHEET})
 
     def apply(self, state: JSON, *, type: str, payload: Mapping[str, JSON]) -> JSON:
         handlers = {
             DRAFT_PICK: _draft_pick,
             DRAFT_RECORD: _draft_record,
+            DECLARE_TILE: _declare_tile,
             BUILD_TILES: _build_tiles,
             PARTICIPATE: _participate,
             END_AGE: _end_age,
@@ -138,24 +140,44 @@ def _draft_record(state: JSON, payload: Mapping[str, JSON]) -> JSON:
 # --- building tiles (SW-5, SW-6) ------------------------------------------------------------
 
 
+def _declare_tile(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    """A player says (on their phone, in secret) which of their tiles they build this turn;
+    ``tile`` null takes it back. The next ``sw.build_tiles`` places it with the others."""
+    _need_built_draft(state)
+    seat = _seat(state, payload.get("seat"))
+    tile = payload.get("tile")
+    declared = {other: t for other, t in state.get("declared", {}).items() if other != seat}
+    if tile is not None:
+        _check_buildable(state, seat, tile, field="tile")
+        declared[seat] = tile
+    return {**state, "declared": declared}
+
+
 def _build_tiles(state: JSON, payload: Mapping[str, JSON]) -> JSON:
-    """The tiles built in one turn: revealed together, placed in increasing number."""
+    """The tiles built in one turn: the declared ones and those given here (which win for
+    their seat), revealed together and placed in increasing number (SW-6)."""
+    _need_built_draft(state)
+    raw = payload.get("tiles", {})
+    if not isinstance(raw, Mapping):
+        raise RuleError(gettext_noop("Say who built which tile."), field="tiles", rule="SW-5")
+    chosen = {**state.get("declared", {}), **{_seat(state, seat): tile for seat, tile in raw.items()}}
+    if not chosen:
+        raise RuleError(gettext_noop("Say who built which tile."), field="tiles", rule="SW-5")
+    for seat, tile in chosen.items():
+        _check_buildable(state, seat, tile, field=f"tiles.{seat}")
+    new = sorted(([seat, tile] for seat, tile in chosen.items()), key=lambda pair: pair[1])
+    return {**state, "built": state["built"] + new, "declared": {}}
+
+
+def _need_built_draft(state: JSON) -> None:
     _need_tiles(state)
     if state["draft_step"] != 0:
         raise RuleError(gettext_noop("Finish the tile draft first."), field="type", rule="SW-2")
-    raw = payload.get("tiles")
-    if not isinstance(raw, Mapping) or not raw:
-        raise RuleError(gettext_noop("Say who built which tile."), field="tiles", rule="SW-5")
-    done = {tile for _seat, tile in state["built"]}
-    new = []
-    for seat, tile in raw.items():
-        _seat(state, seat)
-        if tile not in state["tiles"][seat] or tile in done:
-            raise RuleError(
-                gettext_noop("Build one of your own tiles that is not built yet."), field=f"tiles.{seat}", rule="SW-5"
-            )
-        new.append([seat, tile])
-    return {**state, "built": state["built"] + sorted(new, key=lambda pair: pair[1])}
+
+
+def _check_buildable(state: JSON, seat: str, tile: Any, *, field: str) -> None:
+    if tile not in state["tiles"][seat] or tile in {t for _owner, t in state["built"]}:
+        raise RuleError(gettext_noop("Build one of your own tiles that is not built yet."), field=field, rule="SW-5")
 
 
 def visible_tiles(state: JSON) -> list[int | None]:

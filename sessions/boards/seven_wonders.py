@@ -20,8 +20,16 @@ from sessions.rule_messages import describe
 BOARD_TEMPLATE = "boards/seven_wonders/_board.html"
 CONTROLS_TEMPLATE = "boards/seven_wonders/_controls.html"
 PHONE_TEMPLATE = "boards/seven_wonders/_phone.html"
-# On their own phone a player drafts in secret, takes participation markers and fills in their sheet.
-PHONE_EVENTS = {"sheet": sw.SHEET, "pick": sw.DRAFT_PICK, "participate": sw.PARTICIPATE}
+# On their own phone a player drafts in secret, says which tile they build this turn (in
+# secret until the table places the turn's tiles), takes participation markers and fills in
+# their sheet.
+PHONE_EVENTS = {
+    "sheet": sw.SHEET,
+    "pick": sw.DRAFT_PICK,
+    "declare": sw.DECLARE_TILE,
+    "place": sw.BUILD_TILES,
+    "participate": sw.PARTICIPATE,
+}
 EVENTS = {
     "sheet": sw.SHEET,
     "draft": sw.DRAFT_RECORD,
@@ -111,7 +119,8 @@ def _tiles_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, An
         if t
     ]
     built = [(names[s], sw.tiles_built(state, s)) for s in state["seats"]]
-    return {"sw_tiles": {"visible": visible, "built": built, "spaces": state["spaces"]}}
+    declared = [names[s] for s in state["seats"] if s in state.get("declared", {})]  # who, never which
+    return {"sw_tiles": {"visible": visible, "built": built, "spaces": state["spaces"], "declared": declared}}
 
 
 def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
@@ -199,9 +208,16 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "picked": state["picks"].get(seat),
         }
     elif state["tiles_on"]:
-        built = {tile for owner, tile in state["built"] if owner == seat}
+        built = {tile for _owner, tile in state["built"]}
         effects = tile_effects(state.get("corrections"))
         context["my_tiles"] = [(t, effects[str(t)], t in built) for t in state["tiles"][seat]]
+        context["my_build"] = {
+            "declared": state.get("declared", {}).get(seat),
+            "choices": [t for t in state["tiles"][seat] if t not in built],
+            "anyone": bool(state.get("declared")),
+            # One key per rendering of the forms: a double tap records once.
+            "idempotency_key": uuid.uuid4().hex,
+        }
     return context
 
 
@@ -210,6 +226,10 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
         return {"seat": seat, "tile": _number(data.get("tile"))}
     if event_type == sw.PARTICIPATE:
         return {"seat": seat, "same_turn_reserve": False}
+    if event_type == sw.DECLARE_TILE:
+        return {"seat": seat, "tile": _number(data.get("tile")) if data.get("tile") else None}
+    if event_type == sw.BUILD_TILES:
+        return {}  # the declared tiles
     return _sheet_payload(data, seat=seat, session=session)
 
 
@@ -260,13 +280,19 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
         "kept": {seat: len(kept) for seat, kept in game["kept"].items()},
         "picks": {seat: True for seat in game["picks"]},
         "tiles": {seat: len(tiles) for seat, tiles in game["tiles"].items()},
+        "declared": {seat: True for seat in game.get("declared", {})},
     }
     return {**state, "game": {**game, **hidden}}
 
 
 def public_payloads(state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """A draft pick shows who picked, a recorded draft nothing: the tiles stay secret."""
-    secret = {sw.DRAFT_PICK: lambda p: {"seat": p.get("seat")}, sw.DRAFT_RECORD: lambda p: {}}
+    """A draft pick or a declared build shows who, a recorded draft nothing: the tiles stay
+    secret (a built tile shows in the state once placed)."""
+    secret = {
+        sw.DRAFT_PICK: lambda p: {"seat": p.get("seat")},
+        sw.DECLARE_TILE: lambda p: {"seat": p.get("seat")},
+        sw.DRAFT_RECORD: lambda p: {},
+    }
     return [secret[kind](payload) if kind in secret else payload for _seq, kind, payload in events]
 
 

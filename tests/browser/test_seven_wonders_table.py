@@ -56,12 +56,27 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
     markers = phones["Chiara"].get_by_test_id("my-markers")
     markers.get_by_role("button", name="I take a marker").click()
     expect(phones["Chiara"].get_by_test_id("my-markers")).to_contain_text("You have 1 participation marker.")
+    # Ada and Bruno each build a tile this turn, in secret; Chiara places them (SW-5, SW-6).
+    held = GameSession.objects.get(pk=session.pk).state["game"]["tiles"]
+    for name in ("Ada", "Bruno"):
+        build = phones[name].get_by_test_id("my-build")
+        build.locator('input[name="tile"]').first.check()
+        build.get_by_role("button", name="I build this tile this turn").click()
+        expect(phones[name].get_by_test_id("my-build")).to_contain_text("Nobody sees which")
+    declared = phones["Chiara"].get_by_test_id("sw-declared")
+    expect(declared).to_have_text("Building a tile this turn: Ada, Bruno", timeout=3_000)
+    phones["Chiara"].get_by_role("button", name="Place this turn's tiles").click()
+    placed = sorted(min(held[str(player.pk)]) for player in players[:2])
+    board = phones["Chiara"].get_by_test_id("sw-tiles")
+    expect(board).to_contain_text(f"1. tile {placed[0]}")
+    expect(board).to_contain_text(f"2. tile {placed[1]}")
+    phones["Chiara"].screenshot(path=screenshots / "seven-wonders-03-tiles-placed.png", full_page=True)
 
     host = new_context().new_page()
     log_in(host, "ada", "wonder-pass-123")
     host.goto(f"/s/{session.pk}/")
     expect(host.get_by_text("1 marker left · Chiara 1")).to_be_visible()
-    counts = {"Ada": ("10", "5+7"), "Bruno": ("13", "9"), "Chiara": ("4", "12")}
+    counts = {"Ada": ("10", "5+7"), "Bruno": ("13", "9"), "Chiara": ("4", "12+2")}
     for name, (coins, civilian) in counts.items():
         form = host.locator("details.final-player", has_text=name)
         if not form.evaluate("el => el.open"):
@@ -74,9 +89,10 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
     expect(host.get_by_test_id("status")).to_have_text("scoring")
     host.get_by_role("button", name="Finish and record results").click()
     expect(host.get_by_test_id("status")).to_have_text("finished")
-    host.screenshot(path=screenshots / "seven-wonders-03-finished.png", full_page=True)
-    # Ada 3 + 12 = 15, Chiara 1 + 12 = 13, Bruno 4 + 9 = 13: Bruno has more coins (SW-14).
+    host.screenshot(path=screenshots / "seven-wonders-04-finished.png", full_page=True)
+    # With a tile each (2 points): Ada 3 + 12 + 2 = 17, Bruno 4 + 9 + 2 = 15, Chiara 1 + 14 = 15:
+    # Bruno has more coins (SW-14).
     rows = host.get_by_test_id("standings").locator("li")
     expect(rows).to_have_count(3)
     texts = [" ".join(rows.nth(i).inner_text().split()) for i in range(3)]
-    assert texts == ["1 Ada 15", "2 Bruno 13", "3 Chiara 13"]
+    assert texts == ["1 Ada 17", "2 Bruno 15", "3 Chiara 15"]
