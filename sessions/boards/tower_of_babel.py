@@ -163,6 +163,11 @@ def _offer_label(offer: dict[str, Any]) -> dict[str, Any]:
     return {"cards": cards, "trading": offer["trading"], "triple": offer["triple"]}
 
 
+def _offers(build: dict[str, Any], names: dict[str, str], *, revealed: bool) -> list[tuple[str, str, Any]]:
+    """(seat, name, offer) for each offer made; the offer only once all are revealed."""
+    return [(seat, names[seat], _offer_label(offer) if revealed else None) for seat, offer in build["offers"].items()]
+
+
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     """What a phone that claimed ``seat`` may do now: offer in secret, or see its offer; for
     the active player, once every offer is in, accept some and complete the build."""
@@ -177,7 +182,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             names = _names(session)
             context["my_resolve"] = {
                 "demand": _disc_label(demand),
-                "offers": [(s, names[s], _offer_label(offer)) for s, offer in build["offers"].items()],
+                "offers": _offers(build, names, revealed=True),
                 # One key per rendering of the form: a double tap records the build once.
                 "idempotency_key": uuid.uuid4().hex,
             }
@@ -229,10 +234,7 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
             "disc": build["disc"],
             "demand": _disc_label(state["discs"][build["disc"]]["demand"]),
             "revealed": revealed,
-            "offers": [
-                (seat, names[seat], _offer_label(offer) if revealed else None)
-                for seat, offer in build["offers"].items()
-            ],
+            "offers": _offers(build, names, revealed=revealed),
             "waiting": [(s, names[s]) for s in state["seats"] if s != state["active"] and s not in build["offers"]],
         }
         return context

@@ -14,7 +14,7 @@ def check_turn_form(
     """Refuse a move from a seat whose turn it is not (naming ``rule``), and, when ``fresh``,
     a form shown before the table moved on (its ``expected_version`` is old). A double tap
     of a form already recorded goes through, to be found as the repeat it is."""
-    if already_recorded(data, session):
+    if _already_recorded(data, session):
         return
     if seat != active:
         raise RuleError(gettext_noop("It is {name}'s turn."), field="seat", rule=rule, params={"name": active_name})
@@ -27,6 +27,6 @@ def check_turn_form(
         )
 
 
-def already_recorded(data: QueryDict, session: GameSession) -> bool:
+def _already_recorded(data: QueryDict, session: GameSession) -> bool:
     key = (data.get("idempotency_key") or "")[:64]
     return bool(key) and session.events.filter(idempotency_key=key).exists()
