@@ -1,8 +1,8 @@
-"""The live region that phones poll: cheap when nothing changed.
+"""The live regions that devices fetch again and again: cheap when nothing changed.
 
-The ETag is the session's version (plus what changes the rendering: language and
-viewer), so a poll that finds nothing new costs one small query and answers 304 with no
-body; only a changed session is loaded in full and rendered.
+The ETag is the session's version (plus what changes the rendering: language, viewer,
+the page's own query), so a fetch that finds nothing new costs one small query and answers
+304 with no body; only a changed session is loaded in full and rendered.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import render
 from django.utils.translation import get_language
 
 from scoring import session as core
@@ -23,26 +22,27 @@ from sessions.models import GameSession, Seat
 
 
 def live_response(
-    request: HttpRequest,
-    *,
-    session_id: int,
-    version: int,
-    load: Callable[[], GameSession],
-    viewer: str,
-    seat: str | None = None,
-    hints: bool = False,
-    extra: dict[str, Any] | None = None,
+    request: HttpRequest, *, version: str, render: Callable[[], HttpResponse], **varies: Any
 ) -> HttpResponse:
-    etag = f'"s{session_id}-v{version}-{get_language()}-{viewer}-{seat or ""}-{"h" if hints else ""}"'
+    """``render()``'s answer, or 304 when the device already has this ``version`` of it.
+
+    ``varies`` names what else the rendering depends on (the viewer, its seat, ...).
+    """
+    parts = [version, get_language(), request.GET.urlencode(), *(f"{k}={v}" for k, v in sorted(varies.items()))]
+    etag = '"' + "-".join(str(part) for part in parts).replace('"', "") + '"'
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        context = {**live_context(load(), viewer=viewer, seat=seat, hints=hints), **(extra or {})}
-        response = render(request, "sessions/_live.html", context)
+        response = render()
     response["ETag"] = etag
     # Always revalidate: the browser may keep the body, never reuse it unasked.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def live_version(session: GameSession) -> str:
+    """What a device compares to know whether its region is current."""
+    return str(session.version)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,13 @@ def live_context(session: GameSession, *, viewer: str, seat: str | None = None, 
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
     rows.sort(key=lambda row: row.standing.rank if row.standing else 0)
-    context = {"session": session, "game": get_game(session.game), "rows": rows, "viewer": viewer}
+    context = {
+        "session": session,
+        "game": get_game(session.game),
+        "rows": rows,
+        "viewer": viewer,
+        "live_version": live_version(session),
+    }
     board = board_for(session)
     if board is not None:
         context.update(board.board_context(session))

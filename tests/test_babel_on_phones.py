@@ -186,7 +186,7 @@ def test_a_form_shown_before_the_table_moved_on_is_refused(member_client, table)
     )
     assert adjusted.status_code == 302
     response = ada_phone.post(f"/j/{code}/act/", draw)
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "Someone else changed this session a moment ago." in response.content.decode()
     assert game(session)["towers"][ada][0] == [None] * 4
     # The page it gets back has a fresh form, which goes through.

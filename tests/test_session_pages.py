@@ -111,7 +111,7 @@ def test_htmx_requests_get_the_session_region_alone(member_client, session):
     )
     body = response.content.decode()
     assert response.status_code == 200
-    assert body.startswith('<div id="session">')
+    assert body.startswith('<div id="session" ')
     assert "<html" not in body
 
 

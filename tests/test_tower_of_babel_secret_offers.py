@@ -199,7 +199,7 @@ def test_an_acceptance_from_another_phone_or_an_old_form_is_refused_and_changes_
     assert response.status_code == 400
     assert "It is Ada&#x27;s turn. (rule TB-13)" in response.content.decode()
     response = ada.post(f"/j/{code}/act/", {**entries, "expected_version": session.version - 1})
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "Someone else changed this session a moment ago." in response.content.decode()
     version = session.version
     session.refresh_from_db()

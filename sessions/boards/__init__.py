@@ -22,6 +22,8 @@ class Board(Protocol):
     PHONE_TEMPLATE: str
     PHONE_EVENTS: dict[str, str]
     EVENTS: dict[str, str]
+    # Where a refusal's engine field is typed: (pattern, input names) for formstate.input_for.
+    ERROR_INPUTS: list[tuple[str, str]]
 
     def board_context(self, session: GameSession) -> dict[str, Any]: ...
 

@@ -24,6 +24,7 @@ CONTROLS_TEMPLATE = "boards/babel_cubes/_controls.html"
 # The player to move places a cube from their own phone.
 PHONE_TEMPLATE = "boards/babel_cubes/_phone.html"
 EVENTS = {"place": PLACE}
+ERROR_INPUTS: list[tuple[str, str]] = []  # a placement is one button: its refusal heads the form
 PHONE_EVENTS = {"place": PLACE}
 
 COLOUR_NAMES = {

@@ -25,6 +25,16 @@ CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
 # The player whose turn it is calls, rolls, records the blocks and adds bonus blocks from their own phone.
 PHONE_TEMPLATE = "boards/babel_on/_phone.html"
 PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE, "bonus": bo.BONUS}
+# A drawn block's place is typed on the draw form, a bonus block's on the bonus form.
+ERROR_INPUTS = [
+    (r"colours\.(\w+)", r"colour_\1"),
+    (r"rolls\.(\w+)", r"roll_\1"),
+    (r"blocks\[(\d+)\]\.colour", r"colour_\1"),
+    (r"blocks\[(\d+)\].*", r"spot_\1 bonus_\1"),
+    (r"removals\[(\d+)\].*", r"from_\1"),
+    (r"additions\[(\d+)\]\.tower", r"to_tower_\1"),
+    (r"additions\[(\d+)\].*", r"to_place_\1"),
+]
 EVENTS = {
     "setup": bo.SETUP,
     "rolloff": bo.ROLLOFF,

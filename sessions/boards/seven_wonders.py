@@ -30,6 +30,12 @@ PHONE_EVENTS = {
     "place": sw.BUILD_TILES,
     "participate": sw.PARTICIPATE,
 }
+# A sheet's columns are its inputs' names; a player's tiles are typed on the draft or build form.
+ERROR_INPUTS = [
+    (r"sheet\.science\.(\w+)", r"science_\1"),
+    (r"sheet\.(\w+)", r"\1"),
+    (r"tiles\.(\w+)", r"built_\1 tile_\1_0"),
+]
 EVENTS = {
     "sheet": sw.SHEET,
     "draft": sw.DRAFT_RECORD,

@@ -39,6 +39,13 @@ SOURCE_NAMES = {
     "discs": _("disc sets"),
     "action_cards": _("action cards"),
 }
+# An offer's cards are typed per seat on the host's build form, alone on an offer form.
+ERROR_INPUTS = [
+    (r"offers\.(\w+)\.cards\.(\w+)", r"offer_\1_\2 offer_\2"),
+    (r"offers\.(\w+)\.(trading|triple)", r"\2_\1 \2"),
+    (r"own\.(\w+)", r"own_\1"),
+    (r"assignment\[(\d+)\]", r"assign_\1"),
+]
 EVENTS = {
     "first": tob.FIRST_PLAYER,
     "pass": tob.PASS,

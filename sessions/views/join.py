@@ -21,8 +21,10 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
+from sessions.formstate import form_key, input_for, keep_typed
 from sessions.hints import hints_on, toggle_hints
-from sessions.live import live_context, live_response
+from sessions.http import HtmxRequest
+from sessions.live import live_context, live_response, live_version
 from sessions.models import GameSession, JoinCode, Seat
 from sessions.rule_messages import describe
 
@@ -86,7 +88,14 @@ def with_join_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 
 
 @with_join_code
-def guest(request: HttpRequest, join_code: JoinCode, *, error: str | None = None) -> HttpResponse:
+def guest(request: HtmxRequest, join_code: JoinCode, *, error: str | None = None, status: int = 200) -> HttpResponse:
+    return render_guest(request, join_code, error=error, status=status)
+
+
+def render_guest(
+    request: HtmxRequest, join_code: JoinCode, *, error: str | None = None, status: int = 200, region: bool = False
+) -> HttpResponse:
+    """The phone's page (its region alone for htmx)."""
     session = selectors.with_seats(GameSession.objects.select_related("night")).get(pk=join_code.session_id)
     seat = request.session.get(_seat_key(session.pk))
     context = {
@@ -95,12 +104,13 @@ def guest(request: HttpRequest, join_code: JoinCode, *, error: str | None = None
         "seats": [(s.key, s.player.name) for s in session.seats.all()],
         "error": error,
     }
-    return render(request, "guest.html", context, status=400 if error else 200)
+    template = "sessions/_guest.html" if region or request.htmx else "guest.html"
+    return render(request, template, context, status=400 if error and status == 200 else status)
 
 
 @require_POST
 @with_join_code
-def guest_seat(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
+def guest_seat(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
     """A phone says whose it is, so that it can act for that player (e.g. a secret offer)."""
     seat = request.POST.get("seat", "")
     if seat not in {s.key for s in join_code.session.seats.all()}:
@@ -111,7 +121,7 @@ def guest_seat(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
 
 @require_POST
 @with_join_code
-def guest_hints(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
+def guest_hints(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
     """This phone's hint switch: the other phones stay unspoiled."""
     toggle_hints(request, join_code.session)
     return redirect("guest", code=join_code.code)
@@ -119,7 +129,7 @@ def guest_hints(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
 
 @require_POST
 @with_join_code
-def guest_preview(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
+def guest_preview(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
     """Totals for a sheet being typed on a phone (nothing is saved)."""
     previews = PREVIEWS.get(join_code.session.game)
     if previews is None:
@@ -129,7 +139,7 @@ def guest_preview(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
 
 @require_POST
 @with_join_code
-def guest_act(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
+def guest_act(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
     """The phone's own move (its secret offer): applied to whatever version is current,
     since it concerns this seat alone; the board module checks it still fits the table."""
     session_id = join_code.session_id
@@ -155,12 +165,32 @@ def guest_act(request: HttpRequest, join_code: JoinCode) -> HttpResponse:
         except services.StaleWrite:
             continue
         except RuleError as error:
-            return guest(request, join_code.code, error=describe(error))
+            stale = error.field == "expected_version"
+            field = "" if stale else input_for(board.ERROR_INPUTS, error.field)
+            return _refused(request, join_code, message=describe(error), field=field, status=409 if stale else 400)
+        if request.htmx:
+            return render_guest(request, join_code)
         return redirect("guest", code=join_code.code)
-    return guest(request, join_code.code, error=_("The table is busy; send it again."))
+    return _refused(request, join_code, message=_("The table is busy; send it again."), field="", status=409)
 
 
-def guest_live(request: HttpRequest, code: str) -> HttpResponse:
+def _refused(request: HtmxRequest, join_code: JoinCode, *, message: str, field: str, status: int) -> HttpResponse:
+    """The phone's page with the sent form as typed and the message on its field."""
+    response = render_guest(request, join_code, status=status)
+    kept = keep_typed(
+        response.content.decode(),
+        form=form_key(request.POST),
+        data=request.POST,
+        errors={field: message} if field else {},
+        form_errors=[] if field else [message],
+    )
+    if kept is None:  # the form is gone from the phone (the table moved on): say it at the top
+        return render_guest(request, join_code, error=message, status=status)
+    response.content = kept.encode()
+    return response
+
+
+def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
     join_code = selectors.followed_join_code(code)
     if join_code is None:
         refused, refusal = _resolve(request, code)
@@ -169,13 +199,13 @@ def guest_live(request: HttpRequest, code: str) -> HttpResponse:
         assert refused is not None
         join_code = refused
     session = join_code.session
+    seat = request.session.get(_seat_key(session.pk))
     return live_response(
         request,
-        session_id=session.pk,
-        version=session.version,
-        load=lambda: selectors.with_seats(GameSession.objects.all()).get(pk=session.pk),
+        version=live_version(session),
+        render=lambda: render_guest(request, join_code, region=True),
         viewer="guest",
-        seat=request.session.get(_seat_key(session.pk)),
+        code=join_code.code,
+        seat=seat or "",
         hints=hints_on(request, session.pk),
-        extra={"code": join_code.code},
     )

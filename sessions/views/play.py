@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import session as core
@@ -23,10 +23,11 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
+from sessions.formstate import form_key, input_for, keep_typed
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import live_context, live_response
+from sessions.live import live_context, live_response, live_version
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -77,15 +78,20 @@ def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
 
 @login_required
 def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
+    """The session's region again, or 304 when this device already shows its version."""
     row = GameSession.objects.only("id", "version", "group_id").filter(pk=session_id).first()
     if row is None:
         raise Http404
     selectors.membership(request.user, row.group_id)
     return live_response(
         request,
-        session_id=row.pk,
-        version=row.version,
-        load=lambda: selectors.session_of_member(request.user, session_id),
+        version=live_version(row),
+        render=lambda: render(
+            request,
+            "sessions/_session.html",
+            session_context(request, selectors.session_of_member(request.user, session_id)),
+        ),
+        session=row.pk,
         viewer="member",
         hints=hints_on(request, row.pk),
     )
@@ -159,11 +165,16 @@ def session_places(request: MemberRequest, session_id: int) -> HttpResponse:
     )
 
 
+STALE = gettext_lazy(
+    "Someone else changed this session a moment ago. Here is the latest state: check it and send again."
+)
+
+
 def _write(
     request: MemberRequest, session: GameSession, form: VersionedForm, *, event_type: str, payload: Any, form_name: str
 ) -> HttpResponse:
     if not form.is_valid():
-        return render_session(request, session, status=400, **{form_name: form})
+        return _refused(request, session, form, form_name=form_name, status=400)
     try:
         services.append_event(
             session_id=session.pk,
@@ -175,19 +186,71 @@ def _write(
         )
     except services.StaleWrite as stale:
         fresh = selectors.session_of_member(request.user, stale.session.pk)
-        notice = _("Someone else changed this session a moment ago. Here is the latest state: check it and send again.")
-        data = request.POST.copy()
-        data["expected_version"] = str(fresh.version)
-        retry = type(form)(data, **_form_kwargs(fresh, form)) if form_name != "action_form" else None
-        extra = {form_name: retry} if retry is not None else {}
-        return render_session(request, fresh, status=409, notice=notice, **extra)
+        return _refused(request, fresh, form, form_name=form_name, status=409)
     except RuleError as error:
-        form.add_error(None, describe(error))
-        return render_session(request, session, status=400, **{form_name: form})
+        return _refused(request, session, form, form_name=form_name, status=400, error=error)
     fresh = selectors.session_of_member(request.user, session.pk)
     if request.htmx:
         return render_session(request, fresh)
     return redirect("session", session_id=session.pk)
+
+
+def _refused(
+    request: MemberRequest,
+    session: GameSession,
+    form: VersionedForm,
+    *,
+    form_name: str,
+    status: int,
+    error: RuleError | None = None,
+) -> HttpResponse:
+    """The page again, with the sent form as it was typed and the reason on its field.
+
+    A stale send (409) keeps the values but is checked against the fresh state when sent
+    again; a refusal (400) names the field and the rule.
+    """
+    if form_name == "play_form":  # a board's own form: plain HTML, refilled from the post
+        board = board_for(session)
+        messages = [str(STALE)] if status == 409 else [describe(error)] if error else _form_messages(form)
+        field = input_for(board.ERROR_INPUTS, error.field) if board and error else ""
+        response = render_session(request, session, status=status)
+        kept = keep_typed(
+            response.content.decode(),
+            form=form_key(request.POST),
+            data=request.POST,
+            errors={field: messages[0]} if field else {},
+            form_errors=[] if field else messages,
+        )
+        if kept is None:  # the form is not on the page any more: say it at the top
+            return render_session(request, session, status=status, notice=" ".join(messages))
+        response.content = kept.encode()
+        return response
+    if form_name == "action_form":
+        if error is not None:
+            form.add_error(None, describe(error))
+        notice = STALE if status == 409 else None
+        return render_session(request, session, status=status, notice=notice, **{form_name: form})
+    retry = form
+    if status == 409:
+        data = request.POST.copy()
+        data["expected_version"] = str(session.version)
+        retry = type(form)(data, **_form_kwargs(session, form))
+        retry.is_valid()
+    elif error is not None:
+        retry.add_error(_score_field(retry, error.field), describe(error))
+    return render_session(
+        request, session, status=status, notice=STALE if status == 409 else None, **{form_name: retry}
+    )
+
+
+def _form_messages(form: VersionedForm) -> list[str]:
+    return [str(message) for messages in form.errors.values() for message in messages]
+
+
+def _score_field(form: VersionedForm, field: str) -> str | None:
+    """The score form's input for an engine field (``scores.12`` is ``score_12``)."""
+    name = field.replace("scores.", "score_").replace("tiebreaks.", "tiebreak_").replace("places.", "place_")
+    return name if name in form.fields else None
 
 
 def _form_kwargs(session: GameSession, form: VersionedForm) -> dict[str, Any]:
