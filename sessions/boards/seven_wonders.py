@@ -212,6 +212,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "hand": [(t, effects[str(t)]) for t in state["hands"][seat]],
             "kept": [(t, effects[str(t)]) for t in state["kept"][seat]],
             "picked": state["picks"].get(seat),
+            "idempotency_key": uuid.uuid4().hex,
         }
     elif state["tiles_on"]:
         built = {tile for _owner, tile in state["built"]}

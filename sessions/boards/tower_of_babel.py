@@ -197,7 +197,12 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         context["my_offer"] = _offer_label(build["offers"][seat])
     else:
         triple = state["action_cards"]
-        context["my_offer_form"] = {"disc": build["disc"], "demand": _disc_label(demand), "triple": triple}
+        context["my_offer_form"] = {
+            "disc": build["disc"],
+            "demand": _disc_label(demand),
+            "triple": triple,
+            "idempotency_key": uuid.uuid4().hex,
+        }
     return context
 
 
