@@ -92,8 +92,13 @@ def _tag(name: str, attrs: list[tuple[str, str | None]], *, closing: bool = Fals
 
 
 def _set(attrs: list[tuple[str, str | None]], key: str, value: str | None, *, on: bool = True) -> None:
-    attrs[:] = [(k, v) for k, v in attrs if k != key]
-    if on:
+    """Sets (in its place, or at the end) or removes the attribute ``key``."""
+    keys = [k for k, _v in attrs]
+    if not on:
+        attrs[:] = [(k, v) for k, v in attrs if k != key]
+    elif key in keys:
+        attrs[keys.index(key)] = (key, value)
+    else:
         attrs.append((key, value))
 
 

@@ -12,7 +12,7 @@ import qrcode
 import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
@@ -38,7 +38,11 @@ def seat_names(session: GameSession) -> list[tuple[str, str]]:
     return [(seat.key, seat.player.name) for seat in session.seats.all()]
 
 
-def session_context(request: MemberRequest, session: GameSession, **forms: Any) -> dict[str, Any]:
+def session_context(
+    request: MemberRequest, session: GameSession, *, query: QueryDict | None = None, **forms: Any
+) -> dict[str, Any]:
+    """The session page's context; ``query`` says what the board's controls show (the page's
+    query, or a refused form's post: Tower of Babel's build form needs its disc)."""
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
@@ -57,7 +61,7 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
     }
     board = board_for(session)
     if board is not None and session.status in (core.PLAYING, core.SCORING):
-        context.update(board.controls_context(session, request.GET))
+        context.update(board.controls_context(session, query if query is not None else request.GET))
         context["controls_template"] = board.CONTROLS_TEMPLATE
         context["play_form"] = VersionedForm(initial=initial)
     context.update(forms)
@@ -66,9 +70,11 @@ def session_context(request: MemberRequest, session: GameSession, **forms: Any) 
     return context
 
 
-def render_session(request: MemberRequest, session: GameSession, *, status: int = 200, **forms: Any) -> HttpResponse:
+def render_session(
+    request: MemberRequest, session: GameSession, *, status: int = 200, query: QueryDict | None = None, **forms: Any
+) -> HttpResponse:
     template = "sessions/_session.html" if request.htmx else "sessions/detail.html"
-    return render(request, template, session_context(request, session, **forms), status=status)
+    return render(request, template, session_context(request, session, query=query, **forms), status=status)
 
 
 @login_required
@@ -213,7 +219,7 @@ def _refused(
         board = board_for(session)
         messages = [str(STALE)] if status == 409 else [describe(error)] if error else _form_messages(form)
         field = input_for(board.ERROR_INPUTS, error.field) if board and error else ""
-        response = render_session(request, session, status=status)
+        response = render_session(request, session, status=status, query=request.POST)
         kept = keep_typed(
             response.content.decode(),
             form=form_key(request.POST),
@@ -229,7 +235,8 @@ def _refused(
         if error is not None:
             form.add_error(None, describe(error))
         notice = STALE if status == 409 else None
-        return render_session(request, session, status=status, notice=notice, **{form_name: form})
+        forms: dict[str, Any] = {form_name: form}
+        return render_session(request, session, status=status, notice=notice, **forms)
     retry = form
     if status == 409:
         data = request.POST.copy()
@@ -238,9 +245,8 @@ def _refused(
         retry.is_valid()
     elif error is not None:
         retry.add_error(_score_field(retry, error.field), describe(error))
-    return render_session(
-        request, session, status=status, notice=STALE if status == 409 else None, **{form_name: retry}
-    )
+    forms = {form_name: retry}
+    return render_session(request, session, status=status, notice=STALE if status == 409 else None, **forms)
 
 
 def _form_messages(form: VersionedForm) -> list[str]:
