@@ -175,6 +175,9 @@ STORAGES = {
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "false")
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_HTTPS_PROXY", "false") else None
+# How many trusted proxies append to X-Forwarded-For in front of the app (0: the client is
+# REMOTE_ADDR). sessions.http.client_address and DRF's throttles both use it.
+PROXY_COUNT = envint("PROXY_COUNT", "0")
 
 CALCULATOR_ANON_RATE = envstr("CALCULATOR_ANON_RATE", "120/minute")
 REST_FRAMEWORK = {
@@ -186,6 +189,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "sessions.api.errors.exception_handler",
     # "120/minute" style; 0 switches the anonymous calculator throttle off.
     "DEFAULT_THROTTLE_RATES": {"calculator": None if CALCULATOR_ANON_RATE == "0" else CALCULATOR_ANON_RATE},
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "sessions.api.pagination.Page",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -207,9 +211,13 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Join codes: how many wrong codes one address may try per window before it must wait.
-JOIN_ATTEMPTS_PER_WINDOW = envint("JOIN_ATTEMPTS_PER_WINDOW", "10")
+# Join codes: how many wrong codes one device (a visitor's Django session) and one address
+# may try per window before they must wait; a device that already joined is never counted.
+JOIN_ATTEMPTS_PER_DEVICE = envint("JOIN_ATTEMPTS_PER_DEVICE", "10")
+JOIN_ATTEMPTS_PER_ADDRESS = envint("JOIN_ATTEMPTS_PER_ADDRESS", "300")
 JOIN_ATTEMPT_WINDOW_SECONDS = envint("JOIN_ATTEMPT_WINDOW_SECONDS", "600")
+# A night's code stops working this many hours after its last session ended (none open).
+JOIN_CODE_HOURS_AFTER_LAST_GAME = envint("JOIN_CODE_HOURS_AFTER_LAST_GAME", "6")
 
 LOGGING = {
     "version": 1,

@@ -5,6 +5,7 @@ from sessions.models import (
     GameSession,
     GameStatistics,
     Group,
+    GuestDevice,
     JoinCode,
     Membership,
     PlainResult,
@@ -68,7 +69,14 @@ class SessionEventAdmin(admin.ModelAdmin):
         return False
 
 
-admin.site.register(JoinCode)
+@admin.register(JoinCode)
+class JoinCodeAdmin(admin.ModelAdmin):
+    list_display = ["code", "night", "created_at", "revoked_at"]
+
+
+@admin.register(GuestDevice)
+class GuestDeviceAdmin(admin.ModelAdmin):
+    list_display = ["id", "night", "join_code", "player", "requested", "last_seen"]
 
 
 @admin.register(PlayerRating)

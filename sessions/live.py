@@ -41,8 +41,11 @@ def live_response(
 
 
 def live_version(session: GameSession) -> str:
-    """What a device compares to know whether its region is current."""
-    return str(session.version)
+    """What a device compares to know whether its region is current: the session's version,
+    then the night's revision (join codes and the phones' seats, which are not events)."""
+    from sessions.selectors import night_revision
+
+    return f"{session.version}.{night_revision(session)}"
 
 
 @dataclass(frozen=True)

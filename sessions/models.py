@@ -9,6 +9,7 @@ name (optimistic concurrency).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
@@ -18,8 +19,6 @@ from django.utils.translation import pgettext_lazy
 
 from scoring import session as core
 from sessions.games import game_name
-
-FOLLOW_AFTER_END = timedelta(minutes=15)
 
 
 class Group(models.Model):
@@ -76,6 +75,10 @@ class GameNight(models.Model):
     place = models.CharField(pgettext_lazy("location", "place"), max_length=80, blank=True)
     notes = models.TextField(_("notes"), blank=True, max_length=2000)
     created_at = models.DateTimeField(default=timezone.now)
+    # Bumped (with F(), in the same transaction) by every change a phone or the host's page
+    # shows that is not a session event: join codes, seat claims and requests. The live
+    # regions' ETags include it beside the session's version.
+    live_revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -119,6 +122,11 @@ class GameSession(models.Model):
     @property
     def game_name(self) -> str:
         return game_name(self.game)
+
+    @property
+    def join_codes(self) -> JoinCodeQuerySet:
+        """The codes of the session's night (codes belong to the night)."""
+        return JoinCode.objects.filter(night_id=self.night_id)
 
 
 class Seat(models.Model):
@@ -186,31 +194,77 @@ class Result(models.Model):
         return f"{self.rank}. {self.player_id} ({self.score})"
 
 
-class JoinCode(models.Model):
-    """A short code that lets a phone without an account watch one session."""
+class JoinCodeQuerySet(models.QuerySet["JoinCode"]):
+    """Codes belonged to a session before they belonged to its night: ``filter(session=s)``
+    (as ``sessions/views/play.py`` still writes it) means the codes of ``s``'s night."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="join_codes")
+    def filter(self, *args: Any, **kwargs: Any) -> Self:
+        if "session" in kwargs:
+            kwargs["night_id"] = kwargs.pop("session").night_id
+        return super().filter(*args, **kwargs)
+
+
+class JoinCode(models.Model):
+    """A short code that lets phones without an account follow a game night.
+
+    A phone joins the night once and follows each of its sessions. The code works until it
+    is revoked (or replaced), or until ``JOIN_CODE_HOURS_AFTER_LAST_GAME`` hours after the
+    night's last session ended with none open.
+    """
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="join_codes")
     code = models.CharField(max_length=12, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = JoinCodeQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.code
 
     @property
     def works(self) -> bool:
-        """Whether the code lets a new phone join."""
-        return self.revoked_at is None and self.session.is_open
+        """Whether the code lets a phone join now."""
+        from sessions.selectors import WORKING, code_state, night_sessions_summary
 
-    def lets_follow(self, now: datetime) -> bool:
-        """Whether a phone already watching still gets the live region.
+        last_ended, any_open = night_sessions_summary(self.night_id)
+        return code_state(self, last_ended=last_ended, any_open=any_open) == WORKING
 
-        For a while after the session ends its polls get the final state (whose region no
-        longer polls), so the table's phones see the result instead of an error.
-        """
-        if self.revoked_at is not None:
-            return False
-        return self.session.is_open or self.session.updated_at >= now - FOLLOW_AFTER_END
+    def expires_at(self, last_ended: datetime | None, any_open: bool) -> datetime | None:
+        """When the code stops working, given the night's sessions (None: not while one is open)."""
+        if any_open:
+            return None
+        start = max(self.created_at, last_ended) if last_ended is not None else self.created_at
+        return start + timedelta(hours=settings.JOIN_CODE_HOURS_AFTER_LAST_GAME)
+
+
+class GuestDevice(models.Model):
+    """A phone (a visitor's Django session) that joined a game night through a join code.
+
+    It may hold one player of the night: the database lets only one device hold a player, so
+    two phones never act (or see secrets) for the same seat, even when they claim it at once.
+    A device that wants a held player asks for it (``requested``); the host or the holding
+    phone lets it take it.
+    """
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="devices")
+    join_code = models.ForeignKey(JoinCode, on_delete=models.CASCADE, related_name="devices")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    requested = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_device_per_player_and_night",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"device {self.pk} of night {self.night_id}"
 
 
 class WriteReceipt(models.Model):

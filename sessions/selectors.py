@@ -3,17 +3,32 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.db.models import Model, Prefetch, QuerySet
+from django.core.cache import cache
+from django.db.models import Case, Count, Exists, Max, Model, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
 from scoring import session as core
 from sessions.games import get_game
-from sessions.models import GameNight, GameSession, Group, JoinCode, Membership, PlainResult, Player, Result, Seat
+from sessions.models import (
+    GameNight,
+    GameSession,
+    Group,
+    GuestDevice,
+    JoinCode,
+    Membership,
+    PlainResult,
+    Player,
+    Result,
+    Seat,
+)
 
 User = Account | AnonymousUser
 M = TypeVar("M", bound=Model)
@@ -74,22 +89,153 @@ def with_seats(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
     )
 
 
-def working_join_code(code: str) -> JoinCode | None:
-    found = JoinCode.objects.select_related("session").filter(code=normalise_code(code)).first()
-    return found if found is not None and found.works else None
+# --- join codes and the phones of a night ----------------------------------------------------
 
-
-def followed_join_code(code: str) -> JoinCode | None:
-    found = JoinCode.objects.select_related("session").filter(code=normalise_code(code)).first()
-    return found if found is not None and found.lets_follow(timezone.now()) else None
+WORKING, REVOKED, REPLACED, EXPIRED = "working", "revoked", "replaced", "expired"
 
 
 def normalise_code(code: str) -> str:
-    return "".join(ch for ch in code.upper() if ch.isalnum())
+    return "".join(ch for ch in code.upper() if ch.isalnum())[:12]
+
+
+def join_code_named(code: str) -> JoinCode | None:
+    """The code as typed (any state), or None: the lookup a guess costs."""
+    return JoinCode.objects.select_related("night").filter(code=normalise_code(code)).first()
+
+
+def code_state(join_code: JoinCode, *, last_ended: datetime | None, any_open: bool) -> str:
+    """Whether the code works, and if not why: revoked (replaced when the night has a newer
+    working code), or expired some hours after the night's last game."""
+    if join_code.revoked_at is not None:
+        newer = JoinCode.objects.filter(night_id=join_code.night_id, revoked_at__isnull=True, pk__gt=join_code.pk)
+        return REPLACED if newer.exists() else REVOKED
+    expires = join_code.expires_at(last_ended, any_open)
+    return EXPIRED if expires is not None and expires <= timezone.now() else WORKING
+
+
+def night_sessions_summary(night_id: int) -> tuple[datetime | None, bool]:
+    """When the night's last closed session ended, and whether one is open."""
+    found = GameSession.objects.filter(night_id=night_id).aggregate(
+        open=Count("pk", filter=Q(status__in=core.OPEN_STATUSES)),
+        last=Max("updated_at", filter=~Q(status__in=core.OPEN_STATUSES)),
+    )
+    return found["last"], bool(found["open"])
+
+
+def working_join_code(code: str) -> JoinCode | None:
+    found = join_code_named(code)
+    if found is None:
+        return None
+    last_ended, any_open = night_sessions_summary(found.night_id)
+    return found if code_state(found, last_ended=last_ended, any_open=any_open) == WORKING else None
 
 
 def current_join_code(session: GameSession) -> JoinCode | None:
-    return session.join_codes.filter(revoked_at__isnull=True).order_by("-created_at").first()
+    """The night's code the host shows (the session's night)."""
+    return JoinCode.objects.filter(night_id=session.night_id, revoked_at__isnull=True).order_by("-created_at").first()
+
+
+def _shown_levels() -> list[QuerySet[GameSession]]:
+    """The outer device's night's sessions its phone may show, best first: the newest open
+    session where its player has a seat, else the newest open one, else the newest ended one.
+    (Each correlates one level only: SQLite cannot see two levels out from an ORDER BY.)"""
+    night = GameSession.objects.filter(night_id=OuterRef("night_id")).order_by("-created_at", "-id")
+    opened = night.filter(status__in=core.OPEN_STATUSES)
+    return [opened.filter(seats__player_id=OuterRef("player_id")), opened, night]
+
+
+def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
+    """The visitor's own device that joined through this code (one query, whatever its state),
+    annotated with what its phone shows: ``shown_id``, ``shown_version``, ``shown_rank``
+    (2: its player's open game, 1: another open game, 0: none open) and ``last_ended``."""
+    if not device_ids:
+        return None
+    mine, opened, night = _shown_levels()
+    closed = GameSession.objects.filter(night_id=OuterRef("night_id")).exclude(status__in=core.OPEN_STATUSES)
+
+    def first(field: str) -> Coalesce:
+        return Coalesce(*(Subquery(level.values(field)[:1]) for level in (mine, opened, night)))
+
+    return (
+        GuestDevice.objects.select_related("join_code", "night", "player", "requested")
+        .filter(pk__in=device_ids, join_code__code=normalise_code(code))
+        .annotate(
+            shown_id=first("pk"),
+            shown_version=first("version"),
+            shown_rank=Case(
+                When(Exists(mine), then=Value(2)),
+                When(Exists(opened), then=Value(1)),
+                default=Value(0),
+            ),
+            last_ended=Subquery(closed.order_by("-updated_at").values("updated_at")[:1]),
+        )
+        .first()
+    )
+
+
+def device_code_state(device: GuestDevice) -> str:
+    """``code_state`` of the device's code, from ``joined_device``'s annotations."""
+    any_open = bool(device.shown_rank)  # type: ignore[attr-defined]
+    return code_state(device.join_code, last_ended=device.last_ended, any_open=any_open)  # type: ignore[attr-defined]
+
+
+def shown_session(device: GuestDevice) -> GameSession | None:
+    """The session the device's phone shows, with its seats (``joined_device``'s choice)."""
+    shown_id = getattr(device, "shown_id", None)
+    if shown_id is None:
+        return None
+    return with_seats(GameSession.objects.select_related("night")).filter(pk=shown_id).first()
+
+
+def seat_requests_for(device: GuestDevice) -> QuerySet[GuestDevice]:
+    """The phones asking for the player this device holds."""
+    if device.player_id is None:
+        return GuestDevice.objects.none()
+    return GuestDevice.objects.filter(night_id=device.night_id, requested_id=device.player_id).order_by("created_at")
+
+
+def held_players(night_id: int) -> dict[int, int]:
+    """Player id -> the id of the device holding it, for the night."""
+    rows = GuestDevice.objects.filter(night_id=night_id, player__isnull=False).values_list("player_id", "pk")
+    return {player_id: pk for player_id, pk in rows if player_id is not None}
+
+
+@dataclass(frozen=True)
+class SeatOnPhones:
+    """A seat of the session as the host's page shows it: the phone holding it and who asks."""
+
+    player: Player
+    holder: GuestDevice | None
+    requests: list[GuestDevice]
+
+
+def phones_of_session(session: GameSession) -> list[SeatOnPhones]:
+    devices = list(GuestDevice.objects.select_related("join_code").filter(night_id=session.night_id))
+    seats = []
+    for seat in session.seats.all():
+        holder = next((d for d in devices if d.player_id == seat.player_id), None)
+        asking = [d for d in devices if d.requested_id == seat.player_id]
+        seats.append(SeatOnPhones(player=seat.player, holder=holder, requests=asking))
+    return seats
+
+
+def revision_cache_key(session_id: int) -> str:
+    return f"night-revision-of-session:{session_id}"
+
+
+def night_revision(session: GameSession) -> int:
+    """The ``live_revision`` of the session's night, from the cache when it can (the host's
+    unchanged poll must stay at four queries); ``services._bump_night`` drops it on change."""
+    key = revision_cache_key(session.pk)
+    found = cache.get(key)
+    if found is None:
+        found = GameNight.objects.filter(sessions__pk=session.pk).values_list("live_revision", flat=True).first() or 0
+        # add, not set: a bump that dropped the key meanwhile must win over this older read.
+        cache.add(key, found, timeout=REVISION_CACHE_SECONDS)
+    return int(found)
+
+
+REVISION_CACHE_SECONDS = 10
 
 
 def nights_of(group: Group) -> QuerySet[GameNight]:

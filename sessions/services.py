@@ -12,11 +12,13 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from scoring import session as core
@@ -26,6 +28,7 @@ from sessions.models import (
     GameNight,
     GameSession,
     Group,
+    GuestDevice,
     JoinCode,
     Membership,
     Player,
@@ -273,20 +276,155 @@ def enqueue_statistics_update(session_id: int) -> None:
         logger.warning("could not enqueue the statistics update of session %s", session_id, exc_info=True)
 
 
-def create_join_code(*, session: GameSession) -> JoinCode:
-    if not session.is_open:
-        raise RuleError(gettext_noop("A closed session cannot be joined."), field="session")
+# --- join codes and the phones of a night ----------------------------------------------------
+
+
+def _bump_night(night_id: int) -> None:
+    """Tell every live region of the night that something it shows changed (call it inside
+    the transaction that makes the change)."""
+    GameNight.objects.filter(pk=night_id).update(live_revision=F("live_revision") + 1)
+    transaction.on_commit(lambda: forget_night_revision(night_id))
+
+
+def forget_night_revision(night_id: int) -> None:
+    """Drop the cached revisions of the night's sessions (``selectors.night_revision``)."""
+    from sessions.selectors import revision_cache_key
+
+    ids = GameSession.objects.filter(night_id=night_id).values_list("pk", flat=True)
+    cache.delete_many([revision_cache_key(pk) for pk in ids])
+
+
+def create_join_code(*, session: GameSession | None = None, night: GameNight | None = None) -> JoinCode:
+    """A new code for the night (the session's night when given a session)."""
+    if night is None:
+        if session is None:
+            raise TypeError("create_join_code needs a session or a night")
+        if not session.is_open:
+            raise RuleError(gettext_noop("A closed session cannot be joined."), field="session")
+        night = session.night
     for _attempt in range(5):
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
         try:
             with transaction.atomic():
-                return JoinCode.objects.create(session=session, code=code)
+                join_code = JoinCode.objects.create(night=night, code=code)
+                _bump_night(night.pk)
+                return join_code
         except IntegrityError:
             continue
     raise RuntimeError("could not draw a free join code")
 
 
 def revoke_join_code(*, join_code: JoinCode) -> None:
-    if join_code.revoked_at is None:
-        join_code.revoked_at = timezone.now()
-        join_code.save(update_fields=["revoked_at"])
+    """Stop the code at once: every device that joined through it is refused from its next
+    request on. Their seats stay theirs until another phone with a working code claims one
+    (a phone that re-joins with the new code keeps its player)."""
+    with transaction.atomic():
+        revoked = JoinCode.objects.filter(pk=join_code.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        if revoked:
+            GuestDevice.objects.filter(join_code=join_code).update(requested=None)
+            _bump_night(join_code.night_id)
+    join_code.refresh_from_db(fields=["revoked_at"])
+
+
+def join_night(*, join_code: JoinCode, device_id: int | None = None) -> GuestDevice:
+    """A phone joins the code's night; a phone that joined it before (through a code since
+    replaced) keeps its row and now goes through this code."""
+    with transaction.atomic():
+        device = None
+        if device_id is not None:
+            device = GuestDevice.objects.select_for_update().filter(pk=device_id, night_id=join_code.night_id).first()
+        if device is None:
+            device = GuestDevice.objects.create(night_id=join_code.night_id, join_code=join_code)
+        elif device.join_code_id != join_code.pk:
+            device.join_code = join_code
+            device.save(update_fields=["join_code"])
+        _bump_night(join_code.night_id)
+    return device
+
+
+def _lock_night(night_id: int) -> None:
+    """Serialise the seat changes of one night (the unique constraint is the last guard)."""
+    GameNight.objects.select_for_update().filter(pk=night_id).values_list("pk").first()
+
+
+def _player_of_night(night_id: int, player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id, seats__session__night_id=night_id).distinct().first()
+    if player is None:
+        raise RuleError(gettext_noop("Choose a player of this game night."), field="seat")
+    return player
+
+
+def claim_seat(*, device: GuestDevice, player_id: int) -> GuestDevice:
+    """The phone plays ``player_id`` from now on, if no other phone does (else it asks for it)."""
+    try:
+        with transaction.atomic():
+            _lock_night(device.night_id)
+            player = _player_of_night(device.night_id, player_id)
+            fresh = GuestDevice.objects.select_for_update().get(pk=device.pk)
+            holder = (
+                GuestDevice.objects.select_related("join_code")
+                .filter(night_id=device.night_id, player=player)
+                .exclude(pk=device.pk)
+                .first()
+            )
+            if holder is not None and holder.join_code.revoked_at is not None:  # a stopped phone
+                holder.player = None
+                holder.save(update_fields=["player"])
+            elif holder is not None:
+                fresh.requested = player
+                fresh.save(update_fields=["requested"])
+            else:
+                fresh.player, fresh.requested = player, None
+                fresh.save(update_fields=["player", "requested"])
+            _bump_night(device.night_id)
+    except IntegrityError:
+        raise RuleError(gettext_noop("Another phone took this player a moment ago."), field="seat") from None
+    return fresh
+
+
+def cancel_seat_request(*, device: GuestDevice) -> None:
+    with transaction.atomic():
+        if GuestDevice.objects.filter(pk=device.pk).exclude(requested=None).update(requested=None):
+            _bump_night(device.night_id)
+
+
+def leave_seat(*, device: GuestDevice) -> None:
+    """The phone stops playing its player (the seat is free for another phone)."""
+    with transaction.atomic():
+        if GuestDevice.objects.filter(pk=device.pk).exclude(player=None).update(player=None):
+            _bump_night(device.night_id)
+
+
+def free_seat(*, night: GameNight, player_id: int) -> None:
+    """The host frees a player's seat: the phone that held it no longer acts or sees secrets for it."""
+    with transaction.atomic():
+        if GuestDevice.objects.filter(night=night, player_id=player_id).update(player=None):
+            _bump_night(night.pk)
+
+
+def answer_seat_request(*, night: GameNight, requester_id: int, allow: bool, holder: GuestDevice | None = None) -> None:
+    """Let a phone that asked for a seat take it (from the phone holding it), or refuse.
+
+    The host answers for any seat of the night; a phone (``holder``) only for its own player.
+    """
+    with transaction.atomic():
+        _lock_night(night.pk)
+        asking = GuestDevice.objects.select_for_update().filter(pk=requester_id, night=night).first()
+        if asking is None or asking.requested_id is None:
+            raise RuleError(gettext_noop("That request is no longer pending."), field="request")
+        player_id = asking.requested_id
+        if holder is not None and GuestDevice.objects.filter(pk=holder.pk, player_id=player_id).count() == 0:
+            raise RuleError(gettext_noop("Only the phone playing this player can hand it over."), field="request")
+        if allow:
+            GuestDevice.objects.filter(night=night, player_id=player_id).update(player=None)
+            asking.player = asking.requested
+        asking.requested = None
+        asking.save(update_fields=["player", "requested"])
+        _bump_night(night.pk)
+
+
+def touch_device(*, device: GuestDevice) -> None:
+    """Remember when the phone was last seen (once a minute at most, to keep polls cheap)."""
+    now = timezone.now()
+    if device.last_seen < now - timedelta(minutes=1):
+        GuestDevice.objects.filter(pk=device.pk).update(last_seen=now)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sessions.views import accounts, exports, groups, join, nights, play, statistics, tokens
+from sessions.views import accounts, exports, groups, join, nights, phones, play, statistics, tokens
 
 urlpatterns = [
     path("", groups.home, name="home"),
@@ -36,6 +36,12 @@ urlpatterns = [
     path("s/<int:session_id>/code/", play.join_code_new, name="join_code_new"),
     path("s/<int:session_id>/code/<int:code_id>/revoke/", play.join_code_revoke, name="join_code_revoke"),
     path("s/<int:session_id>/code/qr.svg", play.join_code_qr, name="join_code_qr"),
+    path("s/<int:session_id>/phones/<int:player_id>/free/", phones.seat_free, name="seat_free"),
+    path(
+        "s/<int:session_id>/phones/requests/<int:device_id>/<slug:answer>/",
+        phones.seat_request_answer,
+        name="seat_request_answer",
+    ),
     path("join/", join.join, name="join"),
     path("j/<str:code>/", join.guest, name="guest"),
     path("j/<str:code>/live/", join.guest_live, name="guest_live"),

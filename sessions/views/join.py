@@ -1,12 +1,17 @@
-"""Joining a session by code, without an account: the live view, and a phone's own moves.
+"""Joining a game night by code, without an account: the phone's live view and its own moves.
 
-Wrong codes are counted per address; past the limit every attempt is refused for the
-rest of the window, so codes cannot be guessed by brute force.
+A phone (a visitor's Django session) joins a night once through its code and follows each
+session of the night. Guessing codes is kept infeasible on every route: before a code is
+looked up, an attempt is reserved atomically for the device and for its address (given
+back when the code exists), so past ``JOIN_ATTEMPTS_PER_DEVICE`` wrong codes a device, and
+past ``JOIN_ATTEMPTS_PER_ADDRESS`` an address, must wait for the window to pass. A device
+that already joined through the code is recognised from its own session and never counted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from functools import wraps
 from typing import Any
 
@@ -17,149 +22,307 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
 from sessions.formstate import form_key, input_for, keep_typed
 from sessions.hints import hints_on, toggle_hints
-from sessions.http import HtmxRequest
-from sessions.live import live_context, live_response, live_version
-from sessions.models import GameSession, JoinCode, Seat
+from sessions.http import HtmxRequest, client_address
+from sessions.live import live_context, live_response
+from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
+
+DEVICES = "guest_devices"  # in the visitor's session: night id -> the id of its GuestDevice
+
+
+# --- rate limits ---------------------------------------------------------------------------
 
 
 def _attempts_key(request: HttpRequest) -> str:
-    return f"join-failures:{request.META.get('REMOTE_ADDR', '')}"
+    """The wrong-code counter of the visitor's address."""
+    return f"join-failures:address:{client_address(request)}"
 
 
-def _blocked(request: HttpRequest) -> bool:
-    return int(cache.get(_attempts_key(request), 0)) >= settings.JOIN_ATTEMPTS_PER_WINDOW
+def _device_attempts_key(request: HttpRequest) -> str:
+    return f"join-failures:device:{request.session.session_key}"
 
 
-def _count_failure(request: HttpRequest) -> None:
-    key = _attempts_key(request)
+def _reserve(key: str, limit: int) -> bool:
+    """Count one attempt before the lookup (atomic add + incr), and say if it is within the limit."""
     cache.add(key, 0, timeout=settings.JOIN_ATTEMPT_WINDOW_SECONDS)
-    cache.incr(key)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.add(key, 1, timeout=settings.JOIN_ATTEMPT_WINDOW_SECONDS)
+        count = 1
+    return count <= limit
 
 
-def _resolve(request: HttpRequest, code: str) -> tuple[JoinCode | None, HttpResponse | None]:
-    """The working join code, or the page that says why there is none."""
-    if _blocked(request):
-        message = _("Too many wrong codes from this device. Wait a few minutes and try again.")
-        return None, render(request, "join.html", {"form": JoinForm(), "error": message}, status=429)
-    join_code = selectors.working_join_code(code)
-    if join_code is None:
-        _count_failure(request)
-        message = _("This code does not work: it is mistyped, revoked, or its session has ended.")
-        return None, render(
-            request, "join.html", {"form": JoinForm(initial={"code": code}), "error": message}, status=404
-        )
-    return join_code, None
+def _give_back(key: str) -> None:
+    with suppress(ValueError):  # the window ended meanwhile: nothing to give back
+        cache.decr(key)
+
+
+def _reserve_attempt(request: HttpRequest) -> tuple[list[str], HttpResponse | None]:
+    """The reserved counters, or the 429 page when the address or the device is over its limit."""
+    address = _attempts_key(request)
+    if not _reserve(address, settings.JOIN_ATTEMPTS_PER_ADDRESS):
+        return [], _too_many(request)
+    if request.session.session_key is None:
+        request.session.save()  # the device is its session: it needs a key (and the cookie)
+    device = _device_attempts_key(request)
+    if not _reserve(device, settings.JOIN_ATTEMPTS_PER_DEVICE):
+        _give_back(address)
+        return [], _too_many(request)
+    return [address, device], None
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    message = _("Too many wrong codes from this device. Wait a few minutes and try again.")
+    return _join_page(request, "", message, status=429)
+
+
+# --- who is asking ---------------------------------------------------------------------------
+
+
+def _join_page(request: HttpRequest, code: str, message: str, *, status: int) -> HttpResponse:
+    response = render(request, "join.html", {"form": JoinForm(initial={"code": code}), "error": message}, status=status)
+    if getattr(request, "htmx", None) and request.htmx.target == "guest":  # type: ignore[attr-defined]
+        response["HX-Refresh"] = "true"  # a phone's poll: reload the page, which says it whole
+    return response
+
+
+def _code_refused(request: HttpRequest, code: str, state: str) -> HttpResponse:
+    if state == selectors.REPLACED:
+        message = _("The host replaced this code: ask for the new one.")
+    elif state == selectors.REVOKED:
+        message = _("The host revoked this code: ask for a new one.")
+    else:
+        message = _("This code has expired: the night's last game ended some hours ago.")
+    return _join_page(request, code, message, status=410)
+
+
+def _device_ids(request: HttpRequest) -> list[int]:
+    return [int(pk) for pk in request.session.get(DEVICES, {}).values()]
+
+
+def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
+    """The visitor's device in the code's night (joining it if the code works), or the page
+    that says why not. One query for a device that already joined."""
+    device = selectors.joined_device(_device_ids(request), code)
+    if device is not None:  # it joined through this code: never counted, never locked out
+        state = selectors.device_code_state(device)
+        return device if state == selectors.WORKING else _code_refused(request, code, state)
+    reserved, refusal = _reserve_attempt(request)
+    if refusal is not None:
+        return refusal
+    join_code = selectors.join_code_named(code)
+    if join_code is None:  # a wrong code: the reserved attempts stay counted
+        message = _("This code does not work: check it, or ask the host for the code on their screen.")
+        return _join_page(request, code, message, status=404)
+    for key in reserved:
+        _give_back(key)
+    last_ended, any_open = selectors.night_sessions_summary(join_code.night_id)
+    state = selectors.code_state(join_code, last_ended=last_ended, any_open=any_open)
+    if state != selectors.WORKING:
+        return _code_refused(request, code, state)
+    devices = dict(request.session.get(DEVICES, {}))
+    night = str(join_code.night_id)
+    joined = services.join_night(join_code=join_code, device_id=devices.get(night))
+    request.session[DEVICES] = {**devices, night: joined.pk}
+    found = selectors.joined_device([joined.pk], join_code.code)
+    assert found is not None
+    return found
+
+
+def with_phone(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view gets the visitor's device, or the visitor the page that says why not."""
+
+    @wraps(view)
+    def resolved(request: HttpRequest, code: str, **kwargs: Any) -> HttpResponse:
+        phone = _phone(request, code)
+        if isinstance(phone, HttpResponse):
+            return phone
+        return view(request, phone, **kwargs)
+
+    return resolved
 
 
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
-        join_code, refusal = _resolve(request, form.cleaned_data["code"])
-        if refusal is not None:
-            return refusal
-        assert join_code is not None
-        return redirect("guest", code=join_code.code)
+        phone = _phone(request, form.cleaned_data["code"])
+        if isinstance(phone, HttpResponse):
+            return phone
+        return redirect("guest", code=phone.join_code.code)
     return render(request, "join.html", {"form": form})
 
 
-def _seat_key(session_id: int) -> str:
-    return f"seat:{session_id}"
+# --- the phone's page ------------------------------------------------------------------------
 
 
-def with_join_code(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """The view gets the working join code, or the visitor the page that says why not."""
-
-    @wraps(view)
-    def resolved(request: HttpRequest, code: str, **kwargs: Any) -> HttpResponse:
-        join_code, refusal = _resolve(request, code)
-        if refusal is not None:
-            return refusal
-        assert join_code is not None
-        return view(request, join_code, **kwargs)
-
-    return resolved
+def _revision(phone: GuestDevice, session: GameSession | None) -> str:
+    """The region's version: the shown session's, then the night's revision (seats, codes)."""
+    version = session.version if session is not None else 0
+    return f"{version}.{phone.night.live_revision}"
 
 
-@with_join_code
-def guest(request: HtmxRequest, join_code: JoinCode, *, error: str | None = None, status: int = 200) -> HttpResponse:
-    return render_guest(request, join_code, error=error, status=status)
+def _my_seat(phone: GuestDevice, session: GameSession) -> str | None:
+    """The seat this phone acts for in the session: its player's, if it holds one there."""
+    if phone.player_id is None:
+        return None
+    return next((s.key for s in session.seats.all() if s.player_id == phone.player_id), None)
+
+
+@with_phone
+def guest(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    return render_guest(request, phone)
 
 
 def render_guest(
-    request: HtmxRequest, join_code: JoinCode, *, error: str | None = None, status: int = 200, region: bool = False
+    request: HtmxRequest, phone: GuestDevice, *, error: str | None = None, status: int = 200, region: bool = False
 ) -> HttpResponse:
-    """The phone's page (its region alone for htmx)."""
-    session = selectors.with_seats(GameSession.objects.select_related("night")).get(pk=join_code.session_id)
-    seat = request.session.get(_seat_key(session.pk))
-    context = {
-        **live_context(session, viewer="guest", seat=seat, hints=hints_on(request, session.pk)),
-        "code": join_code.code,
-        "seats": [(s.key, s.player.name) for s in session.seats.all()],
-        "error": error,
-    }
+    """The phone's page (its region alone for htmx): the session it follows, or the wait."""
+    services.touch_device(device=phone)
+    session = selectors.shown_session(phone)
+    context: dict[str, Any] = {"code": phone.join_code.code, "device": phone, "me": phone.player, "error": error}
+    if session is not None:
+        seat = _my_seat(phone, session)
+        context.update(live_context(session, viewer="guest", seat=seat, hints=hints_on(request, session.pk)))
+        context["my_key"] = seat
+        held = selectors.held_players(phone.night_id)
+        context["seats"] = [
+            (s.key, s.player.name, s.player_id in held and held[s.player_id] != phone.pk) for s in session.seats.all()
+        ]
+        context["requests"] = list(selectors.seat_requests_for(phone))
+    context["live_version"] = _revision(phone, session)
     template = "sessions/_guest.html" if region or request.htmx else "guest.html"
     return render(request, template, context, status=400 if error and status == 200 else status)
 
 
-@require_POST
-@with_join_code
-def guest_seat(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
-    """A phone says whose it is, so that it can act for that player (e.g. a secret offer)."""
-    seat = request.POST.get("seat", "")
-    if seat not in {s.key for s in join_code.session.seats.all()}:
-        return guest(request, join_code.code, error=_("Choose a player of this session."))
-    request.session[_seat_key(join_code.session_id)] = seat
-    return redirect("guest", code=join_code.code)
+def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
+    """The phone's region again, or 304: two queries (its session, its device) when unchanged."""
+    phone = _phone(request, code)
+    if isinstance(phone, HttpResponse):
+        return phone
+    shown_id = getattr(phone, "shown_id", None)
+    return live_response(
+        request,
+        version=f"{getattr(phone, 'shown_version', 0) or 0}.{phone.night.live_revision}",
+        render=lambda: render_guest(request, phone, region=True),
+        viewer="guest",
+        code=phone.join_code.code,
+        session=shown_id or "",
+        player=phone.player_id or "",
+        requested=phone.requested_id or "",
+        hints=hints_on(request, shown_id) if shown_id else False,
+    )
+
+
+def _back(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    if request.htmx:
+        return render_guest(request, phone)
+    return redirect("guest", code=phone.join_code.code)
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        number = int(value or "")
+    except ValueError:
+        return None
+    return number if 0 < number < 2**63 else None
 
 
 @require_POST
-@with_join_code
-def guest_hints(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
+@with_phone
+def guest_seat(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    """Which player this phone plays: take a free seat, ask for a held one, give it up, or
+    answer another phone that asks for this phone's seat."""
+    action = request.POST.get("action", "claim")
+    try:
+        if action == "claim":
+            player_id = _int(request.POST.get("seat"))
+            if player_id is None:
+                raise RuleError(gettext_noop("Choose a player of this game night."), field="seat")
+            services.claim_seat(device=phone, player_id=player_id)
+        elif action == "cancel":
+            services.cancel_seat_request(device=phone)
+        elif action == "leave":
+            services.leave_seat(device=phone)
+        elif action in ("allow", "refuse"):
+            requester = _int(request.POST.get("device"))
+            if requester is None:
+                raise RuleError(gettext_noop("That request is no longer pending."), field="request")
+            services.answer_seat_request(
+                night=phone.night, requester_id=requester, allow=action == "allow", holder=phone
+            )
+        else:
+            raise RuleError(gettext_noop("Unknown seat action."), field="action")
+    except RuleError as error:
+        return render_guest(request, _fresh(request, phone), error=describe(error))
+    return _back(request, _fresh(request, phone))
+
+
+def _fresh(request: HttpRequest, phone: GuestDevice) -> GuestDevice:
+    """The device again after a change (its seat, what it shows)."""
+    return selectors.joined_device([phone.pk], phone.join_code.code) or phone
+
+
+@require_POST
+@with_phone
+def guest_hints(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
     """This phone's hint switch: the other phones stay unspoiled."""
-    toggle_hints(request, join_code.session)
-    return redirect("guest", code=join_code.code)
-
-
-@require_POST
-@with_join_code
-def guest_preview(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
-    """Totals for a sheet being typed on a phone (nothing is saved)."""
-    previews = PREVIEWS.get(join_code.session.game)
-    if previews is None:
+    session = selectors.shown_session(phone)
+    if session is None:
         raise Http404
-    return render(request, "boards/seven_wonders/_preview.html", previews.preview(request.POST, join_code.session))
+    toggle_hints(request, session)
+    return redirect("guest", code=phone.join_code.code)
 
 
 @require_POST
-@with_join_code
-def guest_act(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
-    """The phone's own move (its secret offer): applied to whatever version is current,
-    since it concerns this seat alone; the board module checks it still fits the table."""
-    session_id = join_code.session_id
-    seat = request.session.get(_seat_key(session_id))
-    board = board_for(join_code.session)
+@with_phone
+def guest_preview(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    """Totals for a sheet being typed on a phone, for its own seat (nothing is saved)."""
+    session = selectors.shown_session(phone)
+    previews = PREVIEWS.get(session.game) if session is not None else None
+    if session is None or previews is None:
+        raise Http404
+    if _my_seat(phone, session) is None:
+        return HttpResponse(_("Say which player you are first."), status=409)
+    return render(request, "boards/seven_wonders/_preview.html", previews.preview(request.POST, session))
+
+
+@require_POST
+@with_phone
+def guest_act(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    """The phone's own move (its secret offer, its pick, ...), for the seat its device holds
+    in the session it shows: applied to whatever version is current, since it concerns this
+    seat alone; the board module checks it still fits the table."""
+    session = selectors.shown_session(phone)
+    if session is None:
+        return render_guest(request, phone, error=_("No game is being played at the table now."), status=409)
+    board = board_for(session)
     if board is None or request.POST.get("move") not in board.PHONE_EVENTS:
         raise Http404
+    sent_for = request.POST.get("session")
+    if sent_for is not None and sent_for != str(session.pk):
+        message = _("This move was for a game that is no longer the table's: here is the current one.")
+        return _refused(request, phone, message=message, field="", status=409)
     event_type = board.PHONE_EVENTS[request.POST["move"]]
+    seat = _my_seat(phone, session)
     if seat is None:
-        return guest(request, join_code.code, error=_("Say which player you are first."))
-    name = Seat.objects.select_related("player").get(session_id=session_id, player_id=int(seat)).player.name
+        return render_guest(request, phone, error=_("Say which player you are first."))
+    assert phone.player is not None
     for _attempt in range(3):
-        session = GameSession.objects.get(pk=session_id)
+        current = GameSession.objects.get(pk=session.pk)
         try:
             services.append_event(
-                session_id=session_id,
-                expected_version=session.version,
+                session_id=session.pk,
+                expected_version=current.version,
                 type=event_type,
-                payload=board.phone_payload(event_type, request.POST, seat=seat, session=session),
-                author_label=name,
+                payload=board.phone_payload(event_type, request.POST, seat=seat, session=current),
+                author_label=phone.player.name,
                 idempotency_key=request.POST.get("idempotency_key") or None,
             )
         except services.StaleWrite:
@@ -167,16 +330,15 @@ def guest_act(request: HtmxRequest, join_code: JoinCode) -> HttpResponse:
         except RuleError as error:
             stale = error.field == "expected_version"
             field = "" if stale else input_for(board.ERROR_INPUTS, error.field)
-            return _refused(request, join_code, message=describe(error), field=field, status=409 if stale else 400)
-        if request.htmx:
-            return render_guest(request, join_code)
-        return redirect("guest", code=join_code.code)
-    return _refused(request, join_code, message=_("The table is busy; send it again."), field="", status=409)
+            return _refused(request, phone, message=describe(error), field=field, status=409 if stale else 400)
+        return _back(request, _fresh(request, phone))
+    return _refused(request, phone, message=_("The table is busy; send it again."), field="", status=409)
 
 
-def _refused(request: HtmxRequest, join_code: JoinCode, *, message: str, field: str, status: int) -> HttpResponse:
+def _refused(request: HtmxRequest, phone: GuestDevice, *, message: str, field: str, status: int) -> HttpResponse:
     """The phone's page with the sent form as typed and the message on its field."""
-    response = render_guest(request, join_code, status=status)
+    phone = _fresh(request, phone)
+    response = render_guest(request, phone, status=status)
     kept = keep_typed(
         response.content.decode(),
         form=form_key(request.POST),
@@ -185,27 +347,6 @@ def _refused(request: HtmxRequest, join_code: JoinCode, *, message: str, field: 
         form_errors=[] if field else [message],
     )
     if kept is None:  # the form is gone from the phone (the table moved on): say it at the top
-        return render_guest(request, join_code, error=message, status=status)
+        return render_guest(request, phone, error=message, status=status)
     response.content = kept.encode()
     return response
-
-
-def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
-    join_code = selectors.followed_join_code(code)
-    if join_code is None:
-        refused, refusal = _resolve(request, code)
-        if refusal is not None:
-            return refusal
-        assert refused is not None
-        join_code = refused
-    session = join_code.session
-    seat = request.session.get(_seat_key(session.pk))
-    return live_response(
-        request,
-        version=live_version(session),
-        render=lambda: render_guest(request, join_code, region=True),
-        viewer="guest",
-        code=join_code.code,
-        seat=seat or "",
-        hints=hints_on(request, session.pk),
-    )
