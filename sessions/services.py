@@ -283,7 +283,8 @@ def _bump_night(night_id: int) -> None:
     """Tell every live region of the night that something it shows changed (call it inside
     the transaction that makes the change)."""
     GameNight.objects.filter(pk=night_id).update(live_revision=F("live_revision") + 1)
-    transaction.on_commit(lambda: forget_night_revision(night_id))
+    forget_night_revision(night_id)  # now, and again once committed (a read in between may
+    transaction.on_commit(lambda: forget_night_revision(night_id))  # have cached the old one)
 
 
 def forget_night_revision(night_id: int) -> None:

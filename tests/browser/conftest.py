@@ -11,7 +11,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
@@ -99,11 +99,15 @@ def log_in(page: Page, username: str, password: str) -> None:
 
 
 def phone_of(context: BrowserContext, code: str, name: str) -> Page:
-    """A phone at the table: it opens the join code and says which player it is."""
+    """A phone at the table: it opens the join code, picks its (free) player from the picker,
+    which preselects nobody, and waits until the phone says whom it plays."""
     phone = context.new_page()
     phone.goto(f"/j/{code}/")
-    phone.locator('select[name="seat"]').select_option(label=name)
+    picker = phone.locator('select[name="seat"]')
+    expect(picker).to_have_value("")
+    picker.select_option(label=name)
     phone.get_by_role("button", name="This is me").click()
+    expect(phone.get_by_test_id("guest-me")).to_have_text(f"You are {name}")
     return phone
 
 
