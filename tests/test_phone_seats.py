@@ -55,7 +55,7 @@ def ask_for_offers(member_client, session):
 
 
 def test_a_phone_cannot_take_a_seat_another_phone_holds(table):
-    session, seats, code = table
+    _session, seats, code = table
     bruno = phone(code, seats[1])
     thief = phone(code, seats[1])
     assert device_of(bruno).player_id == int(seats[1])
@@ -82,7 +82,7 @@ def test_a_phone_cannot_read_or_act_for_a_seat_it_does_not_hold(member_client, t
 
 
 def test_two_phones_can_never_hold_one_player_in_the_database(table):
-    session, seats, code = table
+    session, seats, _code = table
     join_code = selectors.current_join_code(session)
     first, second = (services.join_night(join_code=join_code) for _ in range(2))
     GuestDevice.objects.filter(pk=first.pk).update(player_id=int(seats[1]))
@@ -91,21 +91,21 @@ def test_two_phones_can_never_hold_one_player_in_the_database(table):
 
 
 def test_two_phones_claiming_one_seat_at_once_get_it_once(table):
-    session, seats, code = table
+    session, seats, _code = table
     join_code = selectors.current_join_code(session)
     first, second = (services.join_night(join_code=join_code) for _ in range(2))
     services.claim_seat(device=first, player_id=int(seats[1]))
     # The second claim read "free" before the first was written (the race the lock and the
     # constraint guard): its write must fail, not give the seat to two phones.
     empty = GuestDevice.objects.none()
-    with mock.patch.object(GuestDevice.objects, "select_related", return_value=mock.Mock(filter=lambda **k: empty)):
-        with pytest.raises(RuleError):
-            services.claim_seat(device=second, player_id=int(seats[1]))
+    race = mock.patch.object(GuestDevice.objects, "select_related", return_value=mock.Mock(filter=lambda **k: empty))
+    with race, pytest.raises(RuleError):
+        services.claim_seat(device=second, player_id=int(seats[1]))
     assert GuestDevice.objects.filter(player_id=int(seats[1])).count() == 1
 
 
 def test_the_picker_preselects_nobody_and_the_phone_says_whom_it_plays(table):
-    session, seats, code = table
+    _session, seats, code = table
     fresh = phone(code).get(f"/j/{code}/").content.decode()
     picker = fresh.split('id="seat"')[1].split("</form>")[0]
     assert "selected" not in re.sub(r'<option value="" selected disabled>', "", picker)
@@ -146,7 +146,7 @@ def test_the_host_lets_a_phone_take_a_held_seat_or_refuses(member_client, table)
 
 
 def test_the_holding_phone_sees_the_request_and_hands_over(table):
-    session, seats, code = table
+    _session, seats, code = table
     old, new = phone(code, seats[1]), phone(code, seats[1])
     page = old.get(f"/j/{code}/").content.decode()
     assert "Another phone asks to play Bruno" in page
@@ -156,7 +156,7 @@ def test_the_holding_phone_sees_the_request_and_hands_over(table):
 
 
 def test_a_phone_cannot_hand_over_a_seat_it_does_not_hold(table):
-    session, seats, code = table
+    _session, seats, code = table
     phone(code, seats[1])
     asking = phone(code, seats[1])
     bystander = phone(code, seats[2])
@@ -178,7 +178,7 @@ def test_a_seat_change_changes_the_etag_of_every_phone_and_the_host(member_clien
 
 
 def test_the_region_version_starts_with_the_session_version(table):
-    session, seats, code = table
+    session, _seats, code = table
     page = phone(code).get(f"/j/{code}/").content.decode()
     version = re.search(r'data-version="([^"]*)"', page).group(1)
     assert version.split(".")[0] == str(session.version)
@@ -195,12 +195,12 @@ def test_a_move_for_another_session_than_the_phones_is_refused_with_409(member_c
 
 
 def test_a_phone_with_a_bad_seat_gets_400_not_500(table):
-    session, seats, code = table
+    _session, _seats, code = table
     for value in ["", "abc", "999999", "9" * 30]:
         assert phone(code).post(f"/j/{code}/seat/", {"seat": value}).status_code == 400
     assert phone(code).post(f"/j/{code}/seat/", {"action": "nonsense"}).status_code == 400
 
 
 def test_a_phone_previews_only_with_a_seat(table):
-    session, seats, code = table
+    _session, _seats, code = table
     assert phone(code).post(f"/j/{code}/preview/", {}).status_code in (404, 409)
