@@ -18,8 +18,11 @@ BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
 CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
 # What a player does on their own phone: an offer, in secret until all are in (TB-12).
 PHONE_TEMPLATE = "boards/tower_of_babel/_phone.html"
-# A player offers in secret from their phone; the active player accepts and completes there.
-PHONE_EVENTS = {"offer": tob.OFFER, "resolve": tob.RESOLVE}
+# On their turn a player chooses a disc (the others then offer in secret) or passes, and
+# accepts the offers and completes the build, all on their own phone; the others offer there.
+PHONE_EVENTS = {"choose": tob.CHOOSE, "pass": tob.PASS, "offer": tob.OFFER, "resolve": tob.RESOLVE}
+# The rule that gives each of the active player's moves to the active player alone.
+TURN_RULES = {tob.PASS: "TB-11", tob.CHOOSE: "TB-12", tob.RESOLVE: "TB-13"}
 
 KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
 WONDER_NAMES = {
@@ -70,6 +73,11 @@ def _disc_label(demand: dict[str, int]) -> list[dict[str, Any]]:
     return [{"kind": kind, "name": KIND_NAMES[kind], "number": number} for kind, number in sorted(demand.items())]
 
 
+def _discs_on(state: dict[str, Any], wonder: dict[str, Any]) -> list[dict[str, Any]]:
+    """The discs still on a wonder, each with its id and what it demands."""
+    return [{"id": d, "demand": _disc_label(state["discs"][d]["demand"])} for d in wonder["discs"]]
+
+
 def board_context(session: GameSession) -> dict[str, Any]:
     state = session.state["game"]
     names, colours = _names(session), _colours(session)
@@ -79,7 +87,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
             {
                 "key": key,
                 "name": WONDER_NAMES[key],
-                "discs": [{"id": d, "demand": _disc_label(state["discs"][d]["demand"])} for d in wonder["discs"]],
+                "discs": _discs_on(state, wonder),
                 "parts": [
                     {"name": names[s], "colour": colours[s], "value": v} for s, v in wonder["parts"].items() if v
                 ],
@@ -176,12 +184,29 @@ def _offers(build: dict[str, Any], names: dict[str, str], *, revealed: bool) -> 
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
-    """What a phone that claimed ``seat`` may do now: offer in secret, or see its offer; for
-    the active player, once every offer is in, accept some and complete the build."""
+    """What a phone that claimed ``seat`` may do now. On its turn, before a build: choose a
+    disc (the others then offer in secret) or pass; the other phones wait. During a build:
+    offer in secret, or see its offer; for the active player, once every offer is in,
+    accept some and complete the build."""
     state = session.state["game"]
     build = state["build"]
-    context: dict[str, Any] = {"my_offer_form": None, "my_offer": None, "my_resolve": None}
-    if seat is None or build is None:
+    context: dict[str, Any] = dict.fromkeys(["my_turn", "my_waiting", "my_offer_form", "my_offer", "my_resolve"])
+    if seat is None or state["active"] is None or state["over"]:
+        return context
+    if build is None:
+        if seat != state["active"]:
+            context["my_waiting"] = _names(session).get(state["active"], "")
+            return context
+        context["my_turn"] = {
+            "wonders": [
+                {"key": key, "name": WONDER_NAMES[key], "discs": _discs_on(state, wonder)}
+                for key, wonder in state["wonders"].items()
+                if wonder["discs"]
+            ],
+            "double_turn": state["action_cards"],
+            # One key per rendering of the turn's forms: a double tap records one move.
+            "idempotency_key": uuid.uuid4().hex,
+        }
         return context
     demand = state["discs"][build["disc"]]["demand"]
     if seat == state["active"]:
@@ -335,14 +360,17 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
-    """A phone's move: the active player's acceptance and completion (refused from another
-    seat, or from a form shown before the table moved on), or one player's offer, from a
-    form with ``offer_<kind>`` counts and two switches."""
+    """A phone's move: the active player's choice of a disc, pass, or acceptance and
+    completion (refused from another seat, naming the rule, or from a form shown before the
+    table moved on), or one player's offer, from a form with ``offer_<kind>`` counts and
+    two switches. Before the first player is chosen and once the game is over, the engine
+    says why nobody plays."""
     state = session.state["game"]
-    if event_type == tob.RESOLVE:
-        active = state["active"] or ""
-        name = _names(session).get(active, "")
-        check_turn_form(data, session, seat=seat, active=active, active_name=name, rule="TB-13")
+    if event_type in TURN_RULES:
+        active = state["active"]
+        if active is not None:
+            name = _names(session).get(active, "")
+            check_turn_form(data, session, seat=seat, active=active, active_name=name, rule=TURN_RULES[event_type])
         return payload(event_type, data, session)
     build = state["build"]
     if build is None or data.get("disc") != build["disc"]:
