@@ -12,16 +12,37 @@
 // body) is not swapped at all.
 (function () {
   "use strict";
-  var submitted = null; // the form whose own send this swap answers: it takes the answer
+  var submitted = null; // the form whose own send is being swapped in: it takes the answer
 
   function region(element) {
     return element && element.closest && element.closest("[data-version]");
   }
 
+  // A form being filled in: typed into, and neither on its way to the server nor the one
+  // whose answer is being swapped in.
+  var FILLING = "form[data-dirty]:not([data-sending])";
   function keeps(node) {
     return node.nodeType === 1 && node !== submitted &&
-      (node.matches("form[data-dirty]") || (!!node.querySelector && !!node.querySelector("form[data-dirty]")));
+      (node.matches(FILLING) || (!!node.querySelector && !!node.querySelector(FILLING)));
   }
+
+  // What a form is about, besides what is typed: its hidden fields (the disc of an offer,
+  // the seat of a sheet), less those that change with every rendering.
+  var RENDERING = ["csrfmiddlewaretoken", "idempotency_key", "expected_version"];
+  function about(form) {
+    return Array.prototype.filter.call(form.querySelectorAll('input[type="hidden"]'), function (input) {
+      return RENDERING.indexOf(input.name) < 0;
+    }).map(function (input) { return input.name + "=" + input.value; }).sort().join("&");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.tagName === "FORM" && region(elt)) elt.setAttribute("data-sending", "");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.tagName === "FORM") elt.removeAttribute("data-sending");
+  });
 
   document.addEventListener("input", markDirty);
   document.addEventListener("change", markDirty);
@@ -30,22 +51,21 @@
     if (form && region(form)) form.setAttribute("data-dirty", "true");
   }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail.elt;
-    if (elt && elt.tagName === "FORM" && event.detail.target && event.detail.target.hasAttribute("data-version")) {
-      submitted = elt;
-    }
-  });
-
+  // The swap runs synchronously between these two events, so a fetch that answers meanwhile
+  // cannot mix up whose answer is being swapped.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var target = event.detail.target;
-    if (!target || !target.hasAttribute("data-version") || event.detail.elt !== target) return;
+    var target = event.detail.target, elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!target || !target.hasAttribute("data-version")) return;
+    submitted = elt && elt.tagName === "FORM" ? elt : null;
+    if (elt !== target) return;
     var match = /data-version="([^"]*)"/.exec(event.detail.serverResponse || "");
     if (match && match[1] === target.getAttribute("data-version")) event.detail.shouldSwap = false;
   });
+  document.addEventListener("htmx:afterSwap", function () {
+    submitted = null;
+  });
 
   document.addEventListener("htmx:afterSettle", function (event) {
-    submitted = null;
     var target = event.detail.target;
     if (target && target.hasAttribute && target.hasAttribute("data-version")) markStale(target);
   });
@@ -67,8 +87,11 @@
   function configure() {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
-    callbacks.beforeNodeMorphed = function (oldNode) {
-      return !(oldNode.nodeType === 1 && oldNode.tagName === "FORM" && keeps(oldNode));
+    // A form being filled in stays as it is while the same form is still on the table; one
+    // that is about something else now (another disc, another seat) takes the new one.
+    callbacks.beforeNodeMorphed = function (oldNode, newNode) {
+      if (!(oldNode.nodeType === 1 && oldNode.tagName === "FORM" && keeps(oldNode))) return true;
+      return newNode.nodeType === 1 && newNode.tagName === "FORM" && about(oldNode) !== about(newNode);
     };
     callbacks.beforeNodeRemoved = function (node) {
       if (!keeps(node)) return true;

@@ -11,7 +11,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
@@ -115,3 +115,11 @@ def phone_of(context: BrowserContext, code: str, name: str) -> Page:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+def send(page: Page, button: Locator) -> None:
+    """Presses a form's button and waits until its answer is on the page (the forms of the live
+    regions are sent in the background and their answer swapped in)."""
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        button.click()
+    page.wait_for_function("() => !document.querySelector('form.htmx-request, [data-version].htmx-request')")

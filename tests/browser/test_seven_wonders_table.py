@@ -48,9 +48,8 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
             expect(phone.get_by_test_id("my-draft")).to_contain_text(f"draft step {step} of 2", timeout=3_000)
             phone.get_by_test_id("my-draft").locator('input[name="tile"]').first.check()
             phone.get_by_role("button", name="Keep this tile").click()
-    for phone in phones.values():
-        phone.reload()
-        expect(phone.get_by_test_id("my-tiles").locator("p")).to_have_count(3)
+    for phone in phones.values():  # each phone follows by itself
+        expect(phone.get_by_test_id("my-tiles").locator("p")).to_have_count(3, timeout=3_000)
     phones["Bruno"].screenshot(path=screenshots / "seven-wonders-02-my-tiles.png", full_page=True)
     # Chiara takes a participation marker in the first age's Great Project on her phone (SW-9).
     markers = phones["Chiara"].get_by_test_id("my-markers")
@@ -85,7 +84,7 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
         form.locator('input[name="civilian"]').fill(civilian)
         expect(form.get_by_test_id("sheet-preview")).to_be_visible(timeout=3_000)
         form.get_by_role("button", name="Save this sheet").click()
-        host.goto(f"/s/{session.pk}/")
+        expect(form.locator("form")).not_to_have_attribute("data-dirty", "true")  # saved: the answer took it
     expect(host.get_by_test_id("status")).to_have_text("scoring")
     host.get_by_role("button", name="Finish and record results").click()
     expect(host.get_by_test_id("status")).to_have_text("finished")

@@ -46,7 +46,8 @@ def build(page: Page, session_id: int, disc: str, *, own: dict, offers: dict | N
     for kind, count in own.items():
         page.locator(f'input[name="own_{kind}"]').fill(str(count))
     page.get_by_role("button", name="Record the build").click()
-    expect(page.get_by_test_id("play-error")).to_have_count(0)
+    expect(page.locator("#tob-build")).to_have_count(0)  # recorded: the form goes with the answer
+    expect(page.locator("#session .msg.error")).to_have_count(0)
 
 
 def test_a_three_player_game_with_a_trading_card_and_a_tie_ends_with_ranks_on_screen(

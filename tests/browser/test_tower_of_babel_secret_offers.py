@@ -14,7 +14,7 @@ from playwright.sync_api import BrowserContext, expect
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in, phone_of
+from tests.browser.conftest import log_in, phone_of, send
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,9 +63,8 @@ def test_phones_offer_in_secret_and_the_active_player_accepts_on_the_host_or_the
     chiara.locator(f'input[name="offer_{kind}"]').fill("1")
     chiara.get_by_role("button", name="Offer in secret").click()
 
-    # Both in: the offers show on the host's page; Ada accepts Bruno's and completes.
-    host.reload()
-    expect(host.get_by_role("heading", name="Offers are in: accept and complete")).to_be_visible()
+    # Both in: the offers show on the host's page by itself; Ada accepts Bruno's and completes.
+    expect(host.get_by_role("heading", name="Offers are in: accept and complete")).to_be_visible(timeout=3_000)
     host.locator(f'input[name="accept_{players[1].pk}"]').check()
     host.locator(f'input[name="own_{kind}"]').fill(str(number - 2))
     host.get_by_role("button", name="Record the build").click()
@@ -86,8 +85,8 @@ def test_phones_offer_in_secret_and_the_active_player_accepts_on_the_host_or_the
     host.get_by_role("button", name="Secret offers on the phones instead").click()
     expect(chiara.get_by_test_id("my-offer-form")).to_be_visible(timeout=3_000)
     chiara.locator(f'input[name="offer_{kind}"]').fill("1")
-    chiara.get_by_role("button", name="Offer in secret").click()
-    host.reload()
+    send(chiara, chiara.get_by_role("button", name="Offer in secret"))
+    expect(host.get_by_test_id("tob-pending")).to_contain_text("Chiara: has offered", timeout=3_000)
     host.get_by_text("Enter an offer for a player without a phone").click()
     host.get_by_role("button", name="Record this offer").click()
 

@@ -1,0 +1,102 @@
+"""The host's page follows the table with no reload, and nothing another device does closes
+a form someone is filling in, moves their focus or loses what they typed."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, expect
+
+from scoring.tower_of_babel import engine as tob
+from sessions import services
+from sessions.models import GameSession
+from tests.browser.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def advance(session: GameSession, event: str, **payload: object) -> None:
+    session.refresh_from_db()
+    services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
+    session.refresh_from_db()
+
+
+def table(game: str, **options: object) -> tuple[GameSession, list[str]]:
+    owner = User.objects.create_user("ada", password="table-pass-123")
+    member = User.objects.create_user("bruno", password="table-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    services.add_member(group=group, user=member)
+    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
+    session = services.create_session(night=night, game=game, players=players, options=options, seed=5)
+    advance(session, "session.start")
+    return session, [seat.key for seat in session.seats.all()]
+
+
+def test_the_hosts_controls_follow_the_offers_without_a_reload(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, seats = table("tower-of-babel")
+    advance(session, tob.FIRST_PLAYER, seat=seats[0])
+    game = session.state["game"]
+    disc, spec = next(iter(game["discs"].items()))
+    advance(session, tob.CHOOSE, wonder=spec["wonder"], disc=disc)
+    host = new_context().new_page()
+    log_in(host, "ada", "table-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    expect(host.get_by_role("heading", name="Waiting for the offers")).to_be_visible()
+    for seat in seats[1:]:  # the phones offer
+        advance(session, tob.OFFER, seat=seat, cards={}, trading=False, triple=False)
+    expect(host.get_by_role("heading", name="Offers are in: accept and complete")).to_be_visible(timeout=3_000)
+    expect(host.get_by_role("button", name="Record the build")).to_be_visible()
+    host.screenshot(path=screenshots / "live-table-host-controls-follow.png", full_page=True)
+
+
+def test_someone_elses_move_keeps_an_open_sheet_its_values_and_the_focus(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, seats = table("seven-wonders", tower_tiles=False, great_projects=False)
+    ada, bruno = new_context().new_page(), new_context().new_page()
+    log_in(ada, "ada", "table-pass-123")
+    log_in(bruno, "bruno", "table-pass-123")
+    ada.goto(f"/s/{session.pk}/")
+    bruno.goto(f"/s/{session.pk}/")
+
+    # Ada opens Chiara's sheet (folded by default) and types, her cursor in the coins box.
+    chiara = ada.locator(f"#sheet-{seats[2]}")
+    ada.locator("details.final-player", has=chiara).locator("summary").click()
+    chiara.locator('input[name="military"]').fill("3+4")
+    coins = chiara.locator('input[name="coins"]')
+    coins.fill("12")
+    ada.evaluate("window.scrollBy(0, 200)")
+    scrolled = ada.evaluate("window.scrollY")
+
+    # Meanwhile Bruno saves Ada's own sheet on his device: the session moves on.
+    bruno_sheet = bruno.locator(f"#sheet-{seats[0]}")
+    bruno_sheet.locator('input[name="coins"]').fill("5")
+    bruno_sheet.get_by_role("button", name="Save this sheet").click()
+    expect(ada.locator("#live")).to_contain_text("Ada", timeout=3_000)
+    expect(ada.locator(f"#sheet-{seats[0]} input[name='coins']")).to_have_value("5", timeout=3_000)
+
+    # Ada's sheet is still open, as typed, with her cursor where it was, and the page did not jump.
+    expect(chiara).to_be_visible()
+    expect(chiara.locator('input[name="military"]')).to_have_value("3+4")
+    expect(coins).to_have_value("12")
+    expect(coins).to_be_focused()
+    expect(chiara.locator(".stale-note")).to_be_visible()
+    assert abs(ada.evaluate("window.scrollY") - scrolled) < 2
+    ada.screenshot(path=screenshots / "live-table-sheet-kept.png", full_page=True)
+
+    # Sending it: the table moved on, so it comes back once, as typed; sending again saves it.
+    chiara.get_by_role("button", name="Save this sheet").click()
+    expect(chiara.get_by_text("Someone else changed this session a moment ago.")).to_be_visible()
+    expect(chiara.locator('input[name="coins"]')).to_have_value("12")
+    chiara.get_by_role("button", name="Save this sheet").click()
+    expect(chiara.locator(".msg.error")).to_have_count(0)
+    session.refresh_from_db()
+    assert session.state["game"]["sheets"][seats[2]]["coins"] == 12
+    assert session.state["game"]["sheets"][seats[2]]["military"] == 7
