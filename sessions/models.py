@@ -9,7 +9,6 @@ name (optimistic concurrency).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
@@ -123,11 +122,6 @@ class GameSession(models.Model):
     def game_name(self) -> str:
         return game_name(self.game)
 
-    @property
-    def join_codes(self) -> JoinCodeQuerySet:
-        """The codes of the session's night (codes belong to the night)."""
-        return JoinCode.objects.filter(night_id=self.night_id)
-
 
 class Seat(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
@@ -194,16 +188,6 @@ class Result(models.Model):
         return f"{self.rank}. {self.player_id} ({self.score})"
 
 
-class JoinCodeQuerySet(models.QuerySet["JoinCode"]):
-    """Codes belonged to a session before they belonged to its night: ``filter(session=s)``
-    (as ``sessions/views/play.py`` still writes it) means the codes of ``s``'s night."""
-
-    def filter(self, *args: Any, **kwargs: Any) -> Self:
-        if "session" in kwargs:
-            kwargs["night_id"] = kwargs.pop("session").night_id
-        return super().filter(*args, **kwargs)
-
-
 class JoinCode(models.Model):
     """A short code that lets phones without an account follow a game night.
 
@@ -217,18 +201,8 @@ class JoinCode(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
-    objects = JoinCodeQuerySet.as_manager()
-
     def __str__(self) -> str:
         return self.code
-
-    @property
-    def works(self) -> bool:
-        """Whether the code lets a phone join now."""
-        from sessions.selectors import WORKING, code_state, night_sessions_summary
-
-        last_ended, any_open = night_sessions_summary(self.night_id)
-        return code_state(self, last_ended=last_ended, any_open=any_open) == WORKING
 
     def expires_at(self, last_ended: datetime | None, any_open: bool) -> datetime | None:
         """When the code stops working, given the night's sessions (None: not while one is open)."""

@@ -290,7 +290,7 @@ def join_code_new(request: MemberRequest, session_id: int) -> HttpResponse:
 @require_POST
 def join_code_revoke(request: MemberRequest, session_id: int, code_id: int) -> HttpResponse:
     session = selectors.session_of_member(request.user, session_id)
-    services.revoke_join_code(join_code=get_object_or_404(JoinCode, pk=code_id, session=session))
+    services.revoke_join_code(join_code=get_object_or_404(JoinCode, pk=code_id, night_id=session.night_id))
     return redirect("session", session_id=session.pk)
 
 
