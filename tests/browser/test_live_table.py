@@ -14,7 +14,7 @@ from playwright.sync_api import BrowserContext, expect
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, phone_of, send
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -100,3 +100,36 @@ def test_someone_elses_move_keeps_an_open_sheet_its_values_and_the_focus(
     session.refresh_from_db()
     assert session.state["game"]["sheets"][seats[2]]["coins"] == 12
     assert session.state["game"]["sheets"][seats[2]]["military"] == 7
+
+
+def test_a_phones_open_score_sheet_stays_open_and_as_typed_while_the_host_plays(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, seats = table("seven-wonders", tower_tiles=False, great_projects=True)
+    code = services.create_join_code(session=session).code
+    host = new_context().new_page()
+    log_in(host, "ada", "table-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    phone = phone_of(new_context(), code, "Chiara")
+
+    # Chiara unfolds her sheet (folded while the ages are played) and types, cursor in coins.
+    sheet = phone.get_by_test_id("my-sheet")
+    sheet.locator("summary").click()
+    sheet.locator('input[name="military"]').fill("9")
+    coins = sheet.locator('input[name="coins"]')
+    coins.fill("6")
+
+    # The host records that Bruno takes a Great Project marker: the table moves on.
+    send(host, host.get_by_role("button", name="Bruno takes a marker"))
+    expect(phone.get_by_test_id("sw-project")).to_contain_text("Bruno 1", timeout=3_000)
+
+    expect(sheet).to_have_attribute("open", "")
+    expect(sheet.locator('input[name="military"]')).to_have_value("9")
+    expect(coins).to_have_value("6")
+    expect(coins).to_be_focused()
+    phone.screenshot(path=screenshots / "live-table-phone-sheet-kept.png", full_page=True)
+
+    # Her sheet concerns her seat alone, so it is saved against the table as it is now.
+    send(phone, sheet.get_by_role("button", name="Save this sheet"))
+    session.refresh_from_db()
+    assert session.state["game"]["sheets"][seats[2]]["coins"] == 6

@@ -1,0 +1,69 @@
+"""A turn of Babel On! on a host and two phones, with no reload anywhere: the player whose turn
+it is calls, rolls and places the drawn blocks on their phone; the host's board and the other
+phone follow by themselves."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, expect
+
+from scoring.babel_on import engine as bo
+from sessions import services
+from sessions.models import GameSession
+from tests.browser.conftest import log_in, phone_of, send
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_active_phone_plays_a_turn_and_the_host_and_the_other_phone_follow(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    owner = User.objects.create_user("ada", password="babel-on-pass-123")
+    group = services.create_group(owner=owner, name="Thursday table")
+    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno"]]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
+    session = services.create_session(night=night, game="babel-on", players=players, seed=11)
+    ada, bruno = (str(player.pk) for player in players)
+    for event, payload in [
+        ("session.start", {}),
+        (bo.SETUP, {"colours": {ada: "blue", bruno: "red"}, "extra": "green"}),
+        (bo.ROLLOFF, {"rolls": {ada: 5, bruno: 2}}),
+    ]:
+        session.refresh_from_db()
+        services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
+    code = services.create_join_code(session=session).code
+
+    host = new_context().new_page()
+    log_in(host, "ada", "babel-on-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    ada_phone = phone_of(new_context(), code, "Ada")
+    bruno_phone = phone_of(new_context(), code, "Bruno")
+    expect(bruno_phone.get_by_test_id("bo-waiting")).to_have_text("Waiting for Ada to play.")
+
+    # Ada calls even and types the real die's 2 on her phone: two blocks to draw and place.
+    turn = ada_phone.get_by_test_id("bo-my-turn")
+    turn.get_by_label("even", exact=True).check()
+    turn.locator('input[name="roll"]').fill("2")
+    send(ada_phone, turn.get_by_role("button", name="Record this roll"))
+    expect(host.get_by_test_id("bo-roll")).to_contain_text("Ada called even and rolled 2", timeout=3_000)
+    expect(bruno_phone.get_by_test_id("bo-roll")).to_contain_text("draw 2 blocks from the bag", timeout=3_000)
+    for row in range(2):
+        turn.locator(f'select[name="colour_{row}"]').select_option("blue")
+    ada_phone.screenshot(path=screenshots / "babel-on-phone-01-draw.png", full_page=True)
+    send(ada_phone, turn.get_by_role("button", name="Place the blocks"))
+
+    # The host's tower picture and Bruno's phone show the two blue blocks; it is Bruno's turn.
+    for page in (host, bruno_phone):
+        tower = page.get_by_test_id(f"bo-tower-{ada}")
+        expect(tower.locator('[data-colour="blue"]')).to_have_count(2, timeout=3_000)
+        expect(page.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
+    expect(bruno_phone.get_by_test_id("bo-my-turn")).to_be_visible()
+    expect(ada_phone.get_by_test_id("bo-waiting")).to_have_text("Waiting for Bruno to play.", timeout=3_000)
+    bruno_phone.screenshot(path=screenshots / "babel-on-phone-02-bruno-to-play.png", full_page=True)
+    host.screenshot(path=screenshots / "babel-on-phone-03-host.png", full_page=True)
+    assert GameSession.objects.get(pk=session.pk).state["game"]["towers"][ada][0][:2] == ["blue", "blue"]
