@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from babel_companion import celery_app
+from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameNight, GameSession, Group, Player
 
@@ -91,6 +92,21 @@ def play(client: Client, session: GameSession, event: str, **data: Any) -> Any:
     """A move from the session page's own controls, sent against the current version."""
     session.refresh_from_db()
     return client.post(f"/s/{session.pk}/play/{event}/", {"expected_version": session.version, **data})
+
+
+def advance(session: GameSession, event: str, **payload: Any) -> None:
+    """Another device's move, recorded against the current version."""
+    session.refresh_from_db()
+    services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
+    session.refresh_from_db()
+
+
+def started_tower(session: GameSession) -> tuple[GameSession, list[str], str]:
+    """A Tower of Babel session started with its first seat to play, and a join code."""
+    seats = [seat.key for seat in session.seats.all()]
+    advance(session, "session.start")
+    advance(session, tob.FIRST_PLAYER, seat=seats[0])
+    return session, seats, services.create_join_code(session=session).code
 
 
 def finish_with_scores(session: GameSession, scores: list[int], tiebreaks: list[int] | None = None) -> None:

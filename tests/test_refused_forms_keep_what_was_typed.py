@@ -9,19 +9,12 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
-from sessions.models import GameSession
-from tests.conftest import play
+from tests.conftest import advance, play
 
 
 def form_in(body: str, form_id: str) -> str:
     start = body.index(f' id="{form_id}"')
     return body[body.rindex("<form", 0, start) : body.index("</form>", start)]
-
-
-def advance(session: GameSession, event: str, **payload: object) -> None:
-    session.refresh_from_db()
-    services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
-    session.refresh_from_db()
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from scoring.seven_wonders import engine as sw
 from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
 from sessions.models import GameSession
+from tests.conftest import advance
 from tests.test_tower_of_babel_pages import play_to_the_end
 
 TYPED = "7"
@@ -85,10 +86,23 @@ def forms_on(html: str) -> list[Form]:
     return parser.forms
 
 
-def advance(session: GameSession, event: str, **payload: Any) -> None:
+def assert_sent_form_comes_back_as_typed(client: Client, form: Form, session: GameSession) -> None:
+    """``form`` sent at the version before the current one answers 409, keeps what was typed
+    in that form (marked as being filled in) and changes nothing."""
     session.refresh_from_db()
-    services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
+    before = (session.version, session.state)
+    form.data["expected_version"] = [str(session.version - 1)]
+    response = client.post(form.action, form.data)
+    body = response.content.decode()
+    assert response.status_code == 409, (form.id, response.status_code)
+    assert "Someone else changed this session a moment ago" in body, form.id
+    start = body.index(f' id="{form.id}"')
+    kept = body[start : body.index("</form>", start)]
+    assert 'data-dirty="true"' in kept[: kept.index(">")], form.id  # the page keeps it while others move
+    for name in form.typed:
+        assert re.search(f'name="{name}"[^>]*value="{TYPED}"', kept), (form.id, name)
     session.refresh_from_db()
+    assert (session.version, session.state) == before, form.id
 
 
 def assert_every_form_survives_a_stale_send(client: Client, session: GameSession, query: str = "") -> int:
@@ -96,20 +110,7 @@ def assert_every_form_survives_a_stale_send(client: Client, session: GameSession
     forms = [f for f in forms_on(page.content.decode()) if f"/s/{session.pk}/play/" in f.action]
     assert forms, "no board form on this page"
     for form in forms:
-        session.refresh_from_db()
-        before = (session.version, session.state)
-        form.data["expected_version"] = [str(session.version - 1)]
-        response = client.post(form.action, form.data)
-        body = response.content.decode()
-        assert response.status_code == 409, (form.id, response.status_code)
-        assert "Someone else changed this session a moment ago" in body, form.id
-        start = body.index(f' id="{form.id}"')
-        kept = body[start : body.index("</form>", start)]
-        assert 'data-dirty="true"' in kept[: kept.index(">")], form.id  # the page keeps it while others move
-        for name in form.typed:
-            assert re.search(f'name="{name}"[^>]*value="{TYPED}"', kept), (form.id, name)
-        session.refresh_from_db()
-        assert (session.version, session.state) == before, form.id
+        assert_sent_form_comes_back_as_typed(client, form, session)
     return len(forms)
 
 

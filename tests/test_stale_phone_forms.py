@@ -10,7 +10,8 @@ from scoring.babel_on import engine as bo
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.test_stale_board_forms import TYPED, advance, forms_on
+from tests.conftest import advance
+from tests.test_stale_board_forms import assert_sent_form_comes_back_as_typed, forms_on
 
 
 def phone(code: str, seat: str) -> Client:
@@ -30,20 +31,7 @@ def assert_every_versioned_phone_form_survives_a_stale_send(client: Client, code
     ]
     assert forms, "no versioned form on this phone"
     for form in forms:
-        session.refresh_from_db()
-        before = (session.version, session.state)
-        form.data["expected_version"] = [str(session.version - 1)]
-        response = client.post(form.action, form.data)
-        body = response.content.decode()
-        assert response.status_code == 409, (form.id, response.status_code)
-        start = body.index(f' id="{form.id}"')
-        kept = body[start : body.index("</form>", start)]
-        assert 'data-dirty="true"' in kept[: kept.index(">")], form.id
-        for name in form.typed:
-            assert f'name="{name}"' in kept, (form.id, name)
-            assert f'value="{TYPED}"' in kept, (form.id, name)
-        session.refresh_from_db()
-        assert (session.version, session.state) == before, form.id
+        assert_sent_form_comes_back_as_typed(client, form, session)
     return len(forms)
 
 

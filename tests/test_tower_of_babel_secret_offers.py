@@ -8,18 +8,13 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.tower_of_babel import engine as tob
-from sessions import services
+from tests.conftest import started_tower
 
 
 @pytest.fixture
 def table(session):
-    """A started game, the first seat to play, and a join code for the phones."""
-    seats = [seat.key for seat in session.seats.all()]
-    for event_type, payload in [("session.start", {}), (tob.FIRST_PLAYER, {"seat": seats[0]})]:
-        session.refresh_from_db()
-        services.append_event(session_id=session.pk, expected_version=session.version, type=event_type, payload=payload)
-    session.refresh_from_db()
-    return session, seats, services.create_join_code(session=session).code
+    """A started game, the first seat to play, and the night's code for the phones."""
+    return started_tower(session)
 
 
 def phone(code, seat):

@@ -6,13 +6,19 @@ install``. Without it the tests skip on a developer's machine and fail in CI.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
+
+from sessions import services
+from sessions.models import GameSession
+from tests.conftest import advance
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
 # the test itself would otherwise be refused as "called from an async context".
@@ -123,3 +129,21 @@ def send(page: Page, button: Locator) -> None:
     with page.expect_response(lambda response: response.request.method == "POST"):
         button.click()
     page.wait_for_function("() => !document.querySelector('form.htmx-request, [data-version].htmx-request')")
+
+
+def a_table(
+    game: str,
+    *,
+    password: str,
+    names: tuple[str, ...] = ("Ada", "Bruno", "Chiara"),
+    options: dict[str, object] | None = None,
+) -> GameSession:
+    """A started session of ``game`` in a new group owned by "ada" (logging in with
+    ``password``) whose players are ``names``, seated in that order."""
+    owner = User.objects.create_user("ada", password=password)
+    group = services.create_group(owner=owner, name="Thursday table")
+    players = [services.create_player(group=group, name=name) for name in names]
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
+    session = services.create_session(night=night, game=game, players=players, options=options or {}, seed=5)
+    advance(session, "session.start")
+    return session

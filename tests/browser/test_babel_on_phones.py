@@ -4,18 +4,17 @@ phone follow by themselves."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, expect
 
 from scoring.babel_on import engine as bo
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in, phone_of, send
+from tests.browser.conftest import a_table, log_in, phone_of, send
+from tests.conftest import advance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,19 +22,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_active_phone_plays_a_turn_and_the_host_and_the_other_phone_follow(
     new_context: Callable[[], BrowserContext], screenshots: Path
 ) -> None:
-    owner = User.objects.create_user("ada", password="babel-on-pass-123")
-    group = services.create_group(owner=owner, name="Thursday table")
-    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno"]]
-    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
-    session = services.create_session(night=night, game="babel-on", players=players, seed=11)
-    ada, bruno = (str(player.pk) for player in players)
-    for event, payload in [
-        ("session.start", {}),
-        (bo.SETUP, {"colours": {ada: "blue", bruno: "red"}, "extra": "green"}),
-        (bo.ROLLOFF, {"rolls": {ada: 5, bruno: 2}}),
-    ]:
-        session.refresh_from_db()
-        services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
+    session = a_table("babel-on", password="babel-on-pass-123", names=("Ada", "Bruno"))
+    ada, bruno = (seat.key for seat in session.seats.all())
+    advance(session, bo.SETUP, colours={ada: "blue", bruno: "red"}, extra="green")
+    advance(session, bo.ROLLOFF, rolls={ada: 5, bruno: 2})
     code = services.create_join_code(session=session).code
 
     host = new_context().new_page()

@@ -3,7 +3,6 @@ a form someone is filling in, moves their focus or loses what they typed."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,26 +13,17 @@ from playwright.sync_api import BrowserContext, expect
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in, phone_of, send
+from tests.browser.conftest import a_table, log_in, phone_of, send
+from tests.conftest import advance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def advance(session: GameSession, event: str, **payload: object) -> None:
-    session.refresh_from_db()
-    services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
-    session.refresh_from_db()
-
-
 def table(game: str, **options: object) -> tuple[GameSession, list[str]]:
-    owner = User.objects.create_user("ada", password="table-pass-123")
+    """A started session with Ada (the owner) and Bruno (a member) able to log in."""
+    session = a_table(game, password="table-pass-123", options=options)
     member = User.objects.create_user("bruno", password="table-pass-123")
-    group = services.create_group(owner=owner, name="Thursday table")
-    services.add_member(group=group, user=member)
-    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
-    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
-    session = services.create_session(night=night, game=game, players=players, options=options, seed=5)
-    advance(session, "session.start")
+    services.add_member(group=session.group, user=member)
     return session, [seat.key for seat in session.seats.all()]
 
 

@@ -4,18 +4,17 @@ offer form by itself, and later a player passes from their phone (TB-11)."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in, phone_of
+from tests.browser.conftest import a_table, log_in, phone_of
+from tests.conftest import advance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,15 +36,9 @@ def assert_fits(phone: Page) -> None:
 def test_the_active_player_chooses_a_disc_and_later_passes_on_their_own_phone(
     new_context: Callable[[], BrowserContext], screenshots: Path
 ) -> None:
-    owner = User.objects.create_user("ada", password="tower-pass-123")
-    group = services.create_group(owner=owner, name="Thursday table")
-    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
-    night = services.create_night(group=group, date=datetime.date(2026, 11, 20))
-    session = services.create_session(night=night, game="tower-of-babel", players=players, seed=5)
-    ada_seat, bruno_seat, chiara_seat = (str(p.pk) for p in players)
-    for event_type, payload in [("session.start", {}), (tob.FIRST_PLAYER, {"seat": ada_seat})]:
-        session.refresh_from_db()
-        services.append_event(session_id=session.pk, expected_version=session.version, type=event_type, payload=payload)
+    session = a_table("tower-of-babel", password="tower-pass-123")
+    ada_seat, bruno_seat, chiara_seat = (seat.key for seat in session.seats.all())
+    advance(session, tob.FIRST_PLAYER, seat=ada_seat)
     code = services.create_join_code(session=session).code
     game = GameSession.objects.get(pk=session.pk).state["game"]
     disc = next(d for d, v in game["discs"].items() if len(v["demand"]) == 1)

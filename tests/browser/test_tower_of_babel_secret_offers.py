@@ -3,18 +3,17 @@ player on a phone accepts the offers and completes the build there."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, expect
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import log_in, phone_of, send
+from tests.browser.conftest import a_table, log_in, phone_of, send
+from tests.conftest import advance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,14 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_phones_offer_in_secret_and_the_active_player_accepts_on_the_host_or_their_own_phone(
     new_context: Callable[[], BrowserContext], screenshots: Path
 ) -> None:
-    owner = User.objects.create_user("ada", password="tower-pass-123")
-    group = services.create_group(owner=owner, name="Thursday table")
-    players = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
-    night = services.create_night(group=group, date=datetime.date(2026, 11, 20))
-    session = services.create_session(night=night, game="tower-of-babel", players=players, seed=5)
-    for event_type, payload in [("session.start", {}), (tob.FIRST_PLAYER, {"seat": str(players[0].pk)})]:
-        session.refresh_from_db()
-        services.append_event(session_id=session.pk, expected_version=session.version, type=event_type, payload=payload)
+    session = a_table("tower-of-babel", password="tower-pass-123")
+    players = [seat.player for seat in session.seats.all()]
+    advance(session, tob.FIRST_PLAYER, seat=str(players[0].pk))
     code = services.create_join_code(session=session).code
     game = GameSession.objects.get(pk=session.pk).state["game"]
     disc = next(d for d, v in game["discs"].items() if max(v["demand"].values()) >= 4)
