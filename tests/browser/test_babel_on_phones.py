@@ -56,4 +56,7 @@ def test_the_active_phone_plays_a_turn_and_the_host_and_the_other_phone_follow(
     expect(ada_phone.get_by_test_id("bo-waiting")).to_have_text("Waiting for Bruno to play.", timeout=3_000)
     bruno_phone.screenshot(path=screenshots / "babel-on-phone-02-bruno-to-play.png", full_page=True)
     host.screenshot(path=screenshots / "babel-on-phone-03-host.png", full_page=True)
+    phones = host.locator("#join")  # the host sees which seats have a phone
+    expect(phones).to_contain_text("Ada")
+    phones.screenshot(path=screenshots / "babel-on-phone-04-host-phones.png")
     assert GameSession.objects.get(pk=session.pk).state["game"]["towers"][ada][0][:2] == ["blue", "blue"]
