@@ -123,3 +123,26 @@ def test_a_phones_open_score_sheet_stays_open_and_as_typed_while_the_host_plays(
     send(phone, sheet.get_by_role("button", name="Save this sheet"))
     session.refresh_from_db()
     assert session.state["game"]["sheets"][seats[2]]["coins"] == 6
+
+
+def test_a_phone_joins_the_night_once_and_follows_the_result_then_the_next_game(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, seats = table("tower-of-babel")
+    code = services.create_join_code(session=session).code
+    phone = phone_of(new_context(), code, "Bruno")
+    phone.evaluate("window.stillTheSamePage = true")  # gone if anything reloads the page
+
+    advance(session, "places.record", places={seat: index + 1 for index, seat in enumerate(seats)})
+    advance(session, "session.finish")
+    expect(phone.get_by_test_id("status")).to_have_text("finished", timeout=3_000)
+    phone.screenshot(path=screenshots / "live-table-phone-result.png", full_page=True)
+
+    players = [seat.player for seat in session.seats.all()]
+    following = services.create_session(night=session.night, game="babel-cubes", players=players[:2], seed=3)
+    advance(following, "session.start")
+    expect(phone.get_by_role("heading", name="babel", exact=True)).to_be_visible(timeout=3_000)
+    expect(phone.get_by_test_id("guest-me")).to_have_text("You are Bruno")
+    expect(phone.get_by_test_id("bc-waiting")).to_contain_text("Waiting for Ada")
+    assert phone.evaluate("window.stillTheSamePage") is True, "the phone's page was reloaded"
+    phone.screenshot(path=screenshots / "live-table-phone-next-game.png", full_page=True)
