@@ -125,3 +125,22 @@ def test_random_posts_from_a_phone_get_a_move_or_a_refusal(tables, data):
     assert response.status_code in (200, 302, 400, 404), response.status_code
     session.refresh_from_db()
     assert selectors.replayed_state(session) == session.state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_posts_to_every_move_made_before_the_table_moved_on_are_refused_as_stale(member_client, tables, data):
+    """Sent at an older version, any move of any game answers 409 (the page with the form as
+    typed), never a 500, and changes nothing."""
+    sessions, _code = tables
+    game = data.draw(st.sampled_from(sorted(GAMES)))
+    session = sessions[game]
+    session.refresh_from_db()
+    before = (session.version, session.state)
+    event = data.draw(st.sampled_from(sorted(BOARDS[game].EVENTS)))
+    stale = data.draw(st.integers(min_value=0, max_value=session.version - 1))
+    body = {"expected_version": stale, **form(data.draw, session)}
+    response = member_client.post(f"/s/{session.pk}/play/{event}/", body)
+    assert response.status_code == 409, response.status_code
+    session.refresh_from_db()
+    assert (session.version, session.state) == before

@@ -194,6 +194,8 @@ def _write(
         fresh = selectors.session_of_member(request.user, stale.session.pk)
         return _refused(request, fresh, form, form_name=form_name, status=409)
     except RuleError as error:
+        if form.cleaned_data["expected_version"] != session.version:  # judged against a table that moved on
+            return _refused(request, session, form, form_name=form_name, status=409)
         return _refused(request, session, form, form_name=form_name, status=400, error=error)
     fresh = selectors.session_of_member(request.user, session.pk)
     if request.htmx:
