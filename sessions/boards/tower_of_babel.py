@@ -20,7 +20,16 @@ CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
 PHONE_TEMPLATE = "boards/tower_of_babel/_phone.html"
 # On their turn a player chooses a disc (the others then offer in secret) or passes, and
 # accepts the offers and completes the build, all on their own phone; the others offer there.
-PHONE_EVENTS = {"choose": tob.CHOOSE, "pass": tob.PASS, "offer": tob.OFFER, "resolve": tob.RESOLVE}
+# Once the game is over, each player assigns their two-kind discs and says which action cards
+# they hold (TB-20) on their own phone.
+PHONE_EVENTS = {
+    "choose": tob.CHOOSE,
+    "pass": tob.PASS,
+    "offer": tob.OFFER,
+    "resolve": tob.RESOLVE,
+    "assign": tob.ASSIGN,
+    "cards": tob.DECLARE_CARDS,
+}
 # The rule that gives each of the active player's moves to the active player alone.
 TURN_RULES = {tob.PASS: "TB-11", tob.CHOOSE: "TB-12", tob.RESOLVE: "TB-13"}
 
@@ -187,10 +196,20 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     """What a phone that claimed ``seat`` may do now. On its turn, before a build: choose a
     disc (the others then offer in secret) or pass; the other phones wait. During a build:
     offer in secret, or see its offer; for the active player, once every offer is in,
-    accept some and complete the build."""
+    accept some and complete the build. Once the game is over: its own final-scoring
+    choices (TB-20), prefilled like the host's."""
     state = session.state["game"]
     build = state["build"]
-    context: dict[str, Any] = dict.fromkeys(["my_turn", "my_waiting", "my_offer_form", "my_offer", "my_resolve"])
+    context: dict[str, Any] = dict.fromkeys(
+        ["my_turn", "my_waiting", "my_offer_form", "my_offer", "my_resolve", "my_final"]
+    )
+    if seat is not None and state["over"]:
+        final = _final_choices(state, seat, _names(session).get(seat, ""))
+        if final["can_choose"] or state["action_cards"]:
+            # One key per form and rendering: a double tap records once, and the other form
+            # sent meanwhile is not taken for its repeat.
+            context["my_final"] = final | {"assign_key": uuid.uuid4().hex, "cards_key": uuid.uuid4().hex}
+        return context
     if seat is None or state["active"] is None or state["over"]:
         return context
     if build is None:
@@ -286,26 +305,25 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
             "others": [(seat, names[seat]) for seat in state["seats"] if seat != state["active"]],
         }
     if state["over"]:
-        context["tob_final"] = [
-            {
-                "seat": seat,
-                "name": names[seat],
-                "discs": [
-                    {"index": i, "kinds": [(k, KIND_NAMES[k]) for k in disc], "chosen": chosen}
-                    for i, (disc, chosen) in enumerate(
-                        zip(
-                            tob.discs_held(state, seat),
-                            state["assignments"].get(seat) or tob.best_assignment(state, seat),
-                            strict=True,
-                        )
-                    )
-                ],
-                "held": state["cards"][seat]["held"],
-                "can_choose": any(len(disc) > 1 for disc in tob.discs_held(state, seat)),
-            }
-            for seat in state["seats"]
-        ]
+        context["tob_final"] = [_final_choices(state, seat, names[seat]) for seat in state["seats"]]
     return context
+
+
+def _final_choices(state: dict[str, Any], seat: str, name: str) -> dict[str, Any]:
+    """One player's final-scoring choices (TB-20), prefilled: each held disc with the kind it
+    counts as (the player's assignment, else the best one), and the held action cards."""
+    held = tob.discs_held(state, seat)
+    chosen = state["assignments"].get(seat) or tob.best_assignment(state, seat)
+    return {
+        "seat": seat,
+        "name": name,
+        "discs": [
+            {"index": i, "kinds": [(k, KIND_NAMES[k]) for k in disc], "chosen": kind}
+            for i, (disc, kind) in enumerate(zip(held, chosen, strict=True))
+        ],
+        "held": state["cards"][seat]["held"],
+        "can_choose": any(len(disc) > 1 for disc in held),
+    }
 
 
 def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]:
@@ -351,7 +369,12 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             "fulfilled": "not_fulfilled" not in data,
             "double_turn": "double_turn" in data,
         }
-    seat = data.get("seat", "")
+    return _final_payload(event_type, data, seat=data.get("seat", ""), state=state)
+
+
+def _final_payload(event_type: str, data: QueryDict, *, seat: str, state: dict[str, Any]) -> dict[str, Any]:
+    """One player's final-scoring choice (TB-20) for ``seat``: the kind each held disc counts
+    as (``assign_<index>``), or the held action cards (a count per card)."""
     if event_type == tob.ASSIGN:
         return {"seat": seat, "assignment": [data.get(f"assign_{i}") for i in range(len(tob.discs_held(state, seat)))]}
     if event_type == tob.DECLARE_CARDS:
@@ -362,10 +385,13 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
     """A phone's move: the active player's choice of a disc, pass, or acceptance and
     completion (refused from another seat, naming the rule, or from a form shown before the
-    table moved on), or one player's offer, from a form with ``offer_<kind>`` counts and
-    two switches. Before the first player is chosen and once the game is over, the engine
-    says why nobody plays."""
+    table moved on), one player's offer, from a form with ``offer_<kind>`` counts and
+    two switches, or, once the game is over, the phone's own final-scoring choice (always
+    for ``seat``, whatever seat the form names). A turn's move before the first player is
+    chosen or once the game is over: the engine says why nobody plays."""
     state = session.state["game"]
+    if event_type in (tob.ASSIGN, tob.DECLARE_CARDS):
+        return _final_payload(event_type, data, seat=seat, state=state)
     if event_type in TURN_RULES:
         active = state["active"]
         if active is not None:
