@@ -177,3 +177,17 @@ def test_every_babel_cubes_form_survives_a_stale_send(member_client, night, play
     session = start(night, players, "babel-cubes", 2)
     assert assert_every_form_survives_a_stale_send(member_client, session) >= 10
     assert selectors.replayed_state(session) == GameSession.objects.get(pk=session.pk).state
+
+
+def test_two_forms_of_one_rendering_are_never_taken_for_each_others_repeat(member_client, night, players):
+    session = start(night, players, "seven-wonders", 3, tower_tiles=False, great_projects=False)
+    seats = [seat.key for seat in session.seats.all()]
+    forms = {f.id: f for f in forms_on(member_client.get(f"/s/{session.pk}/").content.decode())}
+    first, second = forms[f"sheet-{seats[0]}"], forms[f"sheet-{seats[1]}"]
+    assert first.data["idempotency_key"] != second.data["idempotency_key"]
+    assert member_client.post(first.action, first.data).status_code == 302
+    # The second sheet was filled in on the same page: it is stale now, never a silent repeat.
+    response = member_client.post(second.action, second.data)
+    assert response.status_code == 409
+    session.refresh_from_db()
+    assert list(session.state["game"]["sheets"]) == [seats[0]]

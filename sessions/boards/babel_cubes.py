@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections import defaultdict
 from typing import Any
 
@@ -229,8 +228,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     return {
         "bc_my_turn": mine,
         "bc_picker": picker(session) if mine else None,
-        # One key per rendering of the picker: a double tap on a picture places one cube.
-        "bc_idempotency_key": uuid.uuid4().hex,
     }
 
 

@@ -5,7 +5,6 @@ on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block on someone's 
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -316,8 +315,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         context.update(_turn_context(state, _names(session)))
         context.update(_bonus_context(state))
         context["bo_my_turn"] = True
-        # One key per rendering of the forms: a double tap records the move once.
-        context["bo_idempotency_key"] = uuid.uuid4().hex
     return context
 
 

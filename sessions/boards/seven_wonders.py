@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -202,8 +201,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         context["my_markers"] = {
             "mine": state["markers"].get(seat, 0),
             "left": state["markers_left"],
-            # One key per rendering of the button: a double tap takes one marker.
-            "idempotency_key": uuid.uuid4().hex,
         }
     if state["tiles_on"] and state["draft_step"]:
         effects = tile_effects(state.get("corrections"))
@@ -212,7 +209,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "hand": [(t, effects[str(t)]) for t in state["hands"][seat]],
             "kept": [(t, effects[str(t)]) for t in state["kept"][seat]],
             "picked": state["picks"].get(seat),
-            "idempotency_key": uuid.uuid4().hex,
         }
     elif state["tiles_on"]:
         built = {tile for _owner, tile in state["built"]}
@@ -222,8 +218,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "declared": state.get("declared", {}).get(seat),
             "choices": [t for t in state["tiles"][seat] if t not in built],
             "anyone": bool(state.get("declared")),
-            # One key per rendering of the forms: a double tap records once.
-            "idempotency_key": uuid.uuid4().hex,
         }
     return context
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.http import QueryDict
@@ -206,9 +205,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     if seat is not None and state["over"]:
         final = _final_choices(state, seat, _names(session).get(seat, ""))
         if final["can_choose"] or state["action_cards"]:
-            # One key per form and rendering: a double tap records once, and the other form
-            # sent meanwhile is not taken for its repeat.
-            context["my_final"] = final | {"assign_key": uuid.uuid4().hex, "cards_key": uuid.uuid4().hex}
+            context["my_final"] = final
         return context
     if seat is None or state["active"] is None or state["over"]:
         return context
@@ -223,8 +220,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
                 if wonder["discs"]
             ],
             "double_turn": state["action_cards"],
-            # One key per rendering of the turn's forms: a double tap records one move.
-            "idempotency_key": uuid.uuid4().hex,
         }
         return context
     demand = state["discs"][build["disc"]]["demand"]
@@ -234,8 +229,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             context["my_resolve"] = {
                 "demand": _disc_label(demand),
                 "offers": _offers(build, names, revealed=True),
-                # One key per rendering of the form: a double tap records the build once.
-                "idempotency_key": uuid.uuid4().hex,
             }
     elif seat in build["offers"]:
         context["my_offer"] = _offer_label(build["offers"][seat])
@@ -245,7 +238,6 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "disc": build["disc"],
             "demand": _disc_label(demand),
             "triple": triple,
-            "idempotency_key": uuid.uuid4().hex,
         }
     return context
 
