@@ -19,7 +19,7 @@ setup: $(BIN)/.installed
 run: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/uvicorn babel_companion.asgi:application --host 127.0.0.1 --port 8000
 
 test: setup
 	$(BIN)/python manage.py makemigrations --check --dry-run -v0

@@ -128,6 +128,18 @@ if REDIS_CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Push: every server process tells its connected devices "session N is at version V" (each
+# device then fetches its own view). Redis's publish/subscribe reaches every process and
+# machine; without Redis (`make run`, one process) an in-process layer does.
+ASGI_APPLICATION = "babel_companion.asgi.application"
+REDIS_PUSH_URL = os.getenv("REDIS_PUSH_URL", REDIS_URL)
+if REDIS_PUSH_URL:
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_PUSH_URL]}}
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -3,6 +3,7 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -92,6 +93,12 @@ def with_seats(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
 # --- join codes and the phones of a night ----------------------------------------------------
 
 WORKING, REVOKED, REPLACED, EXPIRED = "working", "revoked", "replaced", "expired"
+DEVICES = "guest_devices"  # in the visitor's session: night id -> the id of its GuestDevice
+
+
+def device_ids(session: Mapping[str, Any]) -> list[int]:
+    """The ids of the devices a visitor's session (its cookie) joined nights with."""
+    return [int(pk) for pk in session.get(DEVICES, {}).values()]
 
 
 def normalise_code(code: str) -> str:

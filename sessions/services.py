@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
+from sessions import push
 from sessions.games import get_game
 from sessions.models import (
     GameNight,
@@ -249,6 +250,8 @@ def _record(
         session.finished_at = session.updated_at
         _write_results(session, rules)
     session.save(update_fields=["state", "version", "status", "updated_at", "finished_at"])
+    night_id, session_id, version = session.night_id, session.pk, session.version
+    transaction.on_commit(lambda: push.announce(night_id=night_id, session_id=session_id, version=version))
     return event
 
 
@@ -285,6 +288,7 @@ def _bump_night(night_id: int) -> None:
     GameNight.objects.filter(pk=night_id).update(live_revision=F("live_revision") + 1)
     forget_night_revision(night_id)  # now, and again once committed (a read in between may
     transaction.on_commit(lambda: forget_night_revision(night_id))  # have cached the old one)
+    transaction.on_commit(lambda: push.announce(night_id=night_id))
 
 
 def forget_night_revision(night_id: int) -> None:

@@ -138,7 +138,7 @@ def test_the_guest_region_keeps_polling_after_the_game_ends(session):
     final = Client().get(f"/j/{code}/live/")
     assert final.status_code == 200
     assert "finished" in final.content.decode()
-    assert 'hx-trigger="every 1s"' in final.content.decode()
+    assert 'hx-trigger="every 1s, table-changed"' in final.content.decode()
 
 
 def test_a_night_without_a_game_yet_says_the_phone_is_waiting(night, players):

@@ -38,7 +38,7 @@ def test_a_guest_poll_of_an_unchanged_session_is_cheap(session, django_assert_ma
 
 
 def test_the_live_region_polls_while_the_session_is_open_and_stops_after(member_client, session):
-    assert 'hx-trigger="every 1s"' in member_client.get(f"/s/{session.pk}/live/").content.decode()
+    assert 'hx-trigger="every 1s, table-changed"' in member_client.get(f"/s/{session.pk}/live/").content.decode()
     places = {seat.key: i + 1 for i, seat in enumerate(session.seats.all())}
     services.append_event(session_id=session.pk, expected_version=0, type="places.record", payload={"places": places})
     services.append_event(session_id=session.pk, expected_version=1, type="session.finish")

@@ -33,9 +33,6 @@ from sessions.live import live_context, live_response
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
 
-DEVICES = "guest_devices"  # in the visitor's session: night id -> the id of its GuestDevice
-
-
 # --- rate limits ---------------------------------------------------------------------------
 
 
@@ -104,7 +101,7 @@ def _code_refused(request: HttpRequest, code: str, state: str) -> HttpResponse:
 
 
 def _device_ids(request: HttpRequest) -> list[int]:
-    return [int(pk) for pk in request.session.get(DEVICES, {}).values()]
+    return selectors.device_ids(request.session)
 
 
 def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
@@ -127,10 +124,10 @@ def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     state = selectors.code_state(join_code, last_ended=last_ended, any_open=any_open)
     if state != selectors.WORKING:
         return _code_refused(request, code, state)
-    devices = dict(request.session.get(DEVICES, {}))
+    devices = dict(request.session.get(selectors.DEVICES, {}))
     night = str(join_code.night_id)
     joined = services.join_night(join_code=join_code, device_id=devices.get(night))
-    request.session[DEVICES] = {**devices, night: joined.pk}
+    request.session[selectors.DEVICES] = {**devices, night: joined.pk}
     found = selectors.joined_device([joined.pk], join_code.code)
     assert found is not None
     return found

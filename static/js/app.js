@@ -84,6 +84,37 @@
     });
   }
 
+  // Push: the socket beside a region (htmx's ws extension, which reconnects by itself) says
+  // "session N is at version V"; the region then fetches itself once. While the socket is
+  // open the every-second fetch is skipped; when it closes, that fetch takes over again, and
+  // on every (re)connection one fetch catches up with what happened meanwhile.
+  function pushed(socket) {
+    return document.getElementById(socket.getAttribute("data-push-for"));
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    var live = pushed(event.target);
+    if (!live) return;
+    live.setAttribute("data-pushed", "");
+    htmx.trigger(live, "table-changed");
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    var live = pushed(event.target);
+    if (live) live.removeAttribute("data-pushed");
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    event.preventDefault(); // a notice, not HTML to swap
+    var live = pushed(event.target), news;
+    try { news = JSON.parse(event.detail.message); } catch (error) { return; }
+    if (!live) return;
+    var current = String(news.session) === live.getAttribute("data-session") &&
+      String(news.version) === live.getAttribute("data-version").split(".")[0];
+    if (!current) htmx.trigger(live, "table-changed");
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt, trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (elt && elt.hasAttribute("data-pushed") && !trigger) event.preventDefault(); // the poll, while pushed
+  });
+
   function configure() {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
@@ -100,6 +131,7 @@
       return false;
     };
     callbacks.beforeAttributeUpdated = function (name, element) {
+      if (name === "data-pushed") return false; // this device's own state, not the server's
       return !(name === "open" && element.tagName === "DETAILS");
     };
   }

@@ -1,0 +1,98 @@
+"""Push: a device's socket is refused like its page; once in, it hears "session N is at
+version V" when a change to its night is committed, and nothing secret ever."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from babel_companion.asgi import application
+from sessions import push, services
+from tests.conftest import advance
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def cookie_of(client: Client) -> bytes:
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items()).encode()
+
+
+def socket(path: str, client: Client | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if client is not None:
+        headers.append((b"cookie", cookie_of(client)))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def connects(path: str, client: Client | None = None) -> bool:
+    async def attempt() -> bool:
+        communicator = socket(path, client)
+        accepted, _code = await communicator.connect()
+        await communicator.disconnect()
+        return bool(accepted)
+
+    return async_to_sync(attempt)()
+
+
+def news_after(path: str, client: Client, change: Any) -> dict[str, Any]:
+    """The first message the socket hears after ``change()`` (run while it is connected)."""
+
+    async def listen() -> dict[str, Any]:
+        communicator = socket(path, client)
+        accepted, _code = await communicator.connect()
+        assert accepted
+        await sync_to_async(change)()
+        message = await communicator.receive_json_from(timeout=3)
+        await communicator.disconnect()
+        return message
+
+    return async_to_sync(listen)()
+
+
+def test_a_member_connects_and_an_outsider_or_a_stranger_is_refused(member_client, outsider_client, session):
+    member_client.get("/")
+    outsider_client.get("/")
+    assert connects(f"/ws/sessions/{session.pk}/", member_client)
+    assert not connects(f"/ws/sessions/{session.pk}/", outsider_client)
+    assert not connects(f"/ws/sessions/{session.pk}/")
+
+
+def test_a_phone_that_joined_connects_and_one_that_did_not_or_whose_code_was_revoked_is_refused(session):
+    join_code = services.create_join_code(session=session)
+    phone, stranger = Client(), Client()
+    phone.get(f"/j/{join_code.code}/")
+    stranger.get("/")
+    assert connects(f"/ws/j/{join_code.code}/", phone)
+    assert not connects(f"/ws/j/{join_code.code}/", stranger)
+    services.revoke_join_code(join_code=join_code)
+    assert not connects(f"/ws/j/{join_code.code}/", phone)
+
+
+def test_a_committed_move_is_announced_as_the_sessions_new_version_only(member_client, session):
+    member_client.get("/")
+    news = news_after(f"/ws/sessions/{session.pk}/", member_client, lambda: advance(session, "session.start"))
+    assert news == {"session": session.pk, "version": 1}
+
+
+def test_a_phone_hears_when_a_seat_changes_on_its_night(session):
+    code = services.create_join_code(session=session).code
+    phone, other = Client(), Client()
+    phone.get(f"/j/{code}/")
+    other.get(f"/j/{code}/")
+    seat = session.seats.first().key
+    news = news_after(f"/ws/j/{code}/", phone, lambda: other.post(f"/j/{code}/seat/", {"seat": seat}))
+    assert news == {"session": None, "version": None}
+
+
+def test_a_push_that_cannot_be_sent_never_fails_the_write(session, monkeypatch):
+    def broken() -> None:
+        raise ConnectionError("the layer's Redis is down")
+
+    monkeypatch.setattr(push, "get_channel_layer", broken)
+    advance(session, "session.start")
+    session.refresh_from_db()
+    assert session.version == 1
