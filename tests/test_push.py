@@ -3,6 +3,8 @@ version V" when a change to its night is committed, and nothing secret ever."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -28,6 +30,13 @@ def socket(path: str, client: Client | None = None) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, path, headers=headers)
 
 
+def run(coroutine_function: Callable[[], Awaitable[Any]]) -> Any:
+    """Runs it on an event loop in a thread of its own (the browser tests leave theirs running
+    in this one)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(coroutine_function)).result()
+
+
 def connects(path: str, client: Client | None = None) -> bool:
     async def attempt() -> bool:
         communicator = socket(path, client)
@@ -35,7 +44,7 @@ def connects(path: str, client: Client | None = None) -> bool:
         await communicator.disconnect()
         return bool(accepted)
 
-    return async_to_sync(attempt)()
+    return run(attempt)
 
 
 def news_after(path: str, client: Client, change: Any) -> dict[str, Any]:
@@ -50,7 +59,7 @@ def news_after(path: str, client: Client, change: Any) -> dict[str, Any]:
         await communicator.disconnect()
         return message
 
-    return async_to_sync(listen)()
+    return run(listen)
 
 
 def test_a_member_connects_and_an_outsider_or_a_stranger_is_refused(member_client, outsider_client, session):

@@ -17,8 +17,7 @@ from tests.test_tower_of_babel_secret_offers import phone
 
 
 def game_over(night, players, **options):
-    """Ada, Bruno and Chiara played to the end (seed 7): Ada holds a crane/stonemason disc and
-    no action card, Chiara a camel/ship disc and 5 action cards in hand."""
+    """Ada, Bruno and Chiara played to the end (seed 7), with the two-kind discs."""
     options = {"two_kind_discs": True, **options}
     session = services.create_session(night=night, game="tower-of-babel", players=players[:3], options=options, seed=7)
     advance(session, "session.start")
@@ -63,19 +62,33 @@ def totals(session):
     return tob.final_points(session.state["game"])
 
 
+def two_kind_holder(session):
+    """A seat holding a two-kind disc, and that disc's index among its discs (the deal depends
+    on the seed and on the database's order of the state's keys, so it is read, not assumed)."""
+    game = session.state["game"]
+    for seat in game["seats"]:
+        for index, kinds in enumerate(tob.discs_held(game, seat)):
+            if len(kinds) == 2:
+                return seat, index, kinds
+    raise AssertionError("nobody holds a two-kind disc")
+
+
 def test_a_phone_shows_its_own_assignment_and_held_cards_prefilled_and_not_another_players(over):
-    session, seats, code = over
+    session, _seats, code = over
     game = session.state["game"]
     assert game["over"]
     assert session.status == "scoring"
-    section = final_of(phone(code, seats[2]), code)
+    seat, index, kinds = two_kind_holder(session)
+    section = final_of(phone(code, seat), code)
     assert "Final scoring" in section
     assign = form_html(section, "phone-assign")
     assert 'name="move" value="assign"' in assign
-    # Chiara's camel/ship disc, prefilled with the best assignment (ship: a pair of ships).
-    assert tob.discs_held(game, seats[2])[0] == ["camel", "ship"]
-    assert '<select name="assign_0"><option value="camel">camel</option><option value="ship" selected>' in assign
-    assert "stonemason</option>" not in assign  # Ada's crane/stonemason disc is not on Chiara's phone
+    best = tob.best_assignment(game, seat)[index]
+    options = "".join(f'<option value="{kind}"{" selected" if kind == best else ""}>{kind}</option>' for kind in kinds)
+    assert f'<select name="assign_{index}">{options}</select>' in assign  # prefilled with the best
+    held = len(tob.discs_held(game, seat))
+    assert f'name="assign_{held - 1}"' in assign
+    assert f'name="assign_{held}"' not in assign  # this seat's discs only
     cards = form_html(section, "phone-cards")
     assert 'name="move" value="cards"' in cards
     assert 'name="building_disc_bonus" min="0" max="2" value="0"' in cards
@@ -84,32 +97,46 @@ def test_a_phone_shows_its_own_assignment_and_held_cards_prefilled_and_not_anoth
     assert "expected_version" not in section  # these choices concern this seat alone
     assert "tob-assign-" not in section
     assert "tob-cards-" not in section
-    adas = form_html(final_of(phone(code, seats[0]), code), "phone-assign")
-    assert '<option value="crane" selected>crane</option><option value="stonemason">' in adas
 
 
 def test_a_phone_changes_its_assignment_and_its_held_cards_and_the_final_points_follow(over):  # TB-20
     session, seats, code = over
-    chiara = phone(code, seats[2])
+    seat, index, kinds = two_kind_holder(session)
+    player = phone(code, seat)
     before = totals(session)
-    assert before[seats[2]]["discs"] == 10  # 2 ships (ship/camel as ship) + 2 cranes: 5 + 5
+    game = session.state["game"]
+    other = next(kind for kind in kinds if kind != tob.best_assignment(game, seat)[index])
+    chosen = list(tob.best_assignment(game, seat))
+    chosen[index] = other
 
-    response = chiara.post(f"/j/{code}/act/", sent(final_of(chiara, code), "phone-assign", assign_0="camel"))
+    response = player.post(
+        f"/j/{code}/act/", sent(final_of(player, code), "phone-assign", **{f"assign_{index}": other})
+    )
     assert response.status_code == 302
-    assert totals(session)[seats[2]]["discs"] == 5  # 1 camel, 1 ship, 2 cranes, 1 stonemason
-    assert session.state["game"]["assignments"] == {seats[2]: ["camel", "ship", "crane", "stonemason", "crane"]}
-    assert session.events.get(type=tob.ASSIGN).author_label == "Chiara"
-    assert 'value="camel" selected' in form_html(final_of(chiara, code), "phone-assign")
+    session.refresh_from_db()
+    assert session.state["game"]["assignments"] == {seat: chosen}
+    assert totals(session)[seat]["discs"] == tob.final_points({**game, "assignments": {seat: chosen}})[seat]["discs"]
+    assert totals(session)[seat]["discs"] <= before[seat]["discs"]  # the best was prefilled
+    assert 'value="' + other + '" selected' in form_html(final_of(player, code), "phone-assign")
 
-    fields = sent(final_of(chiara, code), "phone-cards", building_disc_bonus="2", five_points="1")
-    assert chiara.post(f"/j/{code}/act/", fields).status_code == 302
+    # The player with the most action cards still in hand shows some of them.
+    mine = session.state["game"]["cards"]
+    holder = max(seats, key=lambda s: mine[s]["drawn"] - sum(mine[s]["played"].values()))
+    in_hand = mine[holder]["drawn"] - sum(mine[holder]["played"].values())
+    bonus, five = min(2, in_hand), min(1, max(0, in_hand - 2))
+    assert bonus, "nobody has an action card in hand"
+    cardholder = phone(code, holder)
+    before = totals(session)
+    fields = sent(final_of(cardholder, code), "phone-cards", building_disc_bonus=str(bonus), five_points=str(five))
+    assert cardholder.post(f"/j/{code}/act/", fields).status_code == 302
     after = totals(session)
-    assert after[seats[2]]["action_cards"] == 2 * 5 + 5  # +1 per disc held per bonus card, +5
-    assert session.state["game"]["cards"][seats[2]]["held"] == {"building_disc_bonus": 2, "five_points": 1}
-    assert {seat: after[seat] for seat in seats[:2]} == {seat: before[seat] for seat in seats[:2]}
-    cards = form_html(final_of(chiara, code), "phone-cards")
-    assert 'name="building_disc_bonus" min="0" max="2" value="2"' in cards
-    assert 'name="five_points" min="0" max="2" value="1"' in cards
+    discs = len(tob.discs_held(session.state["game"], holder))
+    assert after[holder]["action_cards"] == bonus * discs + 5 * five  # +1 per disc held per bonus card, +5
+    assert session.state["game"]["cards"][holder]["held"] == {"building_disc_bonus": bonus, "five_points": five}
+    assert {s: after[s] for s in seats if s != holder} == {s: before[s] for s in seats if s != holder}
+    cards = form_html(final_of(cardholder, code), "phone-cards")
+    assert f'name="building_disc_bonus" min="0" max="2" value="{bonus}"' in cards
+    assert f'name="five_points" min="0" max="2" value="{five}"' in cards
 
 
 @pytest.mark.parametrize("move", ["assign", "cards"])
