@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from babel_companion import celery_app
@@ -92,6 +94,13 @@ def play(client: Client, session: GameSession, event: str, **data: Any) -> Any:
     """A move from the session page's own controls, sent against the current version."""
     session.refresh_from_db()
     return client.post(f"/s/{session.pk}/play/{event}/", {"expected_version": session.version, **data})
+
+
+def migrate_to(targets: list[tuple[str, str]]) -> Any:
+    """Migrates the test database to ``targets`` and gives the app registry as it was there."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
 
 
 def advance(session: GameSession, event: str, **payload: Any) -> None:

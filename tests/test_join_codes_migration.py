@@ -4,20 +4,16 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.conftest import migrate_to
+
 BEFORE = [("babel", "0005_rating_history_per_player_and_year")]
 AFTER = [("babel", "0006_join_codes_per_night")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
 def test_each_existing_code_moves_to_its_sessions_night_and_keeps_working():
     try:
-        apps = migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         group = apps.get_model("babel", "Group").objects.create(name="Thursday table")
         night = apps.get_model("babel", "GameNight").objects.create(group=group)
         game = apps.get_model("babel", "GameSession").objects.create(
@@ -25,7 +21,7 @@ def test_each_existing_code_moves_to_its_sessions_night_and_keeps_working():
         )
         apps.get_model("babel", "JoinCode").objects.create(session=game, code="ABCDEFGH")
 
-        apps = migrate(AFTER)
+        apps = migrate_to(AFTER)
 
         moved = apps.get_model("babel", "JoinCode").objects.get(code="ABCDEFGH")
         assert moved.night_id == night.pk

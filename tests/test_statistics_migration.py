@@ -3,24 +3,17 @@
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from sessions.models import RatingHistory
+from tests.conftest import migrate_to
 
 BEFORE = [("babel", "0004_plain_results")]
 AFTER = [("babel", "0005_rating_history_per_player_and_year")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_rating_points_move_into_a_history_row_per_player_and_year_oldest_first():
-    apps = migrate(BEFORE)
+    apps = migrate_to(BEFORE)
     group = apps.get_model("babel", "Group").objects.create(name="Thursday table")
     night = apps.get_model("babel", "GameNight").objects.create(group=group, date=datetime.date(2025, 12, 31))
     ada, bruno = (apps.get_model("babel", "Player").objects.create(group=group, name=n) for n in ("Ada", "Bruno"))
@@ -37,7 +30,7 @@ def test_the_rating_points_move_into_a_history_row_per_player_and_year_oldest_fi
                 mu=mu, sigma=7.0, overall_mu=mu + 0.5, overall_sigma=6.5,
             )  # fmt: skip
 
-    migrate(AFTER)
+    migrate_to(AFTER)
 
     rows = {(h.player_id, h.year): h.points for h in RatingHistory.objects.all()}
     assert set(rows) == {(ada.pk, 2025), (ada.pk, 2026), (bruno.pk, 2025), (bruno.pk, 2026)}
