@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
 
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 
 # Inputs whose value is not typed by a person (or must stay as the server rendered it).
 UNTYPED = {"hidden", "submit", "button", "reset", "image", "file", "password"}
@@ -44,6 +44,24 @@ def input_for(patterns: Sequence[tuple[str, str]], field: str) -> str:
         if match:
             return match.expand(name)
     return field
+
+
+def refill_sent_form(response: HttpResponse, data: QueryDict, *, messages: Sequence[str], field: str = "") -> bool:
+    """Refills, in the rendered ``response``, the form that sent ``data`` as it was typed, the
+    first message on the input ``field`` holds (all of them at the top of the form when
+    ``field`` is ""). False when the page no longer has that form (the table moved on so far
+    that it is gone): the caller then says the messages another way."""
+    kept = keep_typed(
+        response.content.decode(),
+        form=form_key(data),
+        data=data,
+        errors={field: messages[0]} if field else {},
+        form_errors=[] if field else messages,
+    )
+    if kept is None:
+        return False
+    response.content = kept.encode()
+    return True
 
 
 def keep_typed(

@@ -26,7 +26,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
-from sessions.formstate import form_key, input_for, keep_typed
+from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
 from sessions.live import live_context, live_response
@@ -336,14 +336,6 @@ def _refused(request: HtmxRequest, phone: GuestDevice, *, message: str, field: s
     """The phone's page with the sent form as typed and the message on its field."""
     phone = _fresh(request, phone)
     response = render_guest(request, phone, status=status)
-    kept = keep_typed(
-        response.content.decode(),
-        form=form_key(request.POST),
-        data=request.POST,
-        errors={field: message} if field else {},
-        form_errors=[] if field else [message],
-    )
-    if kept is None:  # the form is gone from the phone (the table moved on): say it at the top
-        return render_guest(request, phone, error=message, status=status)
-    response.content = kept.encode()
-    return response
+    if refill_sent_form(response, request.POST, messages=[message], field=field):
+        return response
+    return render_guest(request, phone, error=message, status=status)  # the form is gone from the phone

@@ -23,7 +23,7 @@ from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
-from sessions.formstate import form_key, input_for, keep_typed
+from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
@@ -222,17 +222,9 @@ def _refused(
         messages = [str(STALE)] if status == 409 else [describe(error)] if error else _form_messages(form)
         field = input_for(board.ERROR_INPUTS, error.field) if board and error else ""
         response = render_session(request, session, status=status, query=request.POST)
-        kept = keep_typed(
-            response.content.decode(),
-            form=form_key(request.POST),
-            data=request.POST,
-            errors={field: messages[0]} if field else {},
-            form_errors=[] if field else messages,
-        )
-        if kept is None:  # the form is not on the page any more: say it at the top
-            return render_session(request, session, status=status, notice=" ".join(messages))
-        response.content = kept.encode()
-        return response
+        if refill_sent_form(response, request.POST, messages=messages, field=field):
+            return response
+        return render_session(request, session, status=status, notice=" ".join(messages))  # the form is gone
     if form_name == "action_form":
         if error is not None:
             form.add_error(None, describe(error))
