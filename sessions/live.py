@@ -40,12 +40,18 @@ def live_response(
     return response
 
 
-def live_version(session: GameSession) -> str:
+def region_version(version: int, revision: int) -> str:
     """What a device compares to know whether its region is current: the session's version,
-    then the night's revision (join codes and the phones' seats, which are not events)."""
+    then the night's revision (join codes and the phones' seats, which are not events).
+    static/js/app.js reads the part before the dot as the session's version."""
+    return f"{version}.{revision}"
+
+
+def live_version(session: GameSession) -> str:
+    """The host's region version of ``session``."""
     from sessions.selectors import night_revision
 
-    return f"{session.version}.{night_revision(session)}"
+    return region_version(session.version, night_revision(session))
 
 
 @dataclass(frozen=True)

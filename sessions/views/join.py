@@ -29,7 +29,7 @@ from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
-from sessions.live import live_context, live_response
+from sessions.live import live_context, live_response, region_version
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
 
@@ -159,12 +159,6 @@ def join(request: HttpRequest) -> HttpResponse:
 # --- the phone's page ------------------------------------------------------------------------
 
 
-def _revision(phone: GuestDevice, session: GameSession | None) -> str:
-    """The region's version: the shown session's, then the night's revision (seats, codes)."""
-    version = session.version if session is not None else 0
-    return f"{version}.{phone.night.live_revision}"
-
-
 def _my_seat(phone: GuestDevice, session: GameSession) -> str | None:
     """The seat this phone acts for in the session: its player's, if it holds one there."""
     if phone.player_id is None:
@@ -193,7 +187,7 @@ def render_guest(
             (s.key, s.player.name, s.player_id in held and held[s.player_id] != phone.pk) for s in session.seats.all()
         ]
         context["requests"] = list(selectors.seat_requests_for(phone))
-    context["live_version"] = _revision(phone, session)
+    context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_guest.html" if region or request.htmx else "guest.html"
     return render(request, template, context, status=400 if error and status == 200 else status)
 
@@ -206,7 +200,7 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
     shown_id = getattr(phone, "shown_id", None)
     return live_response(
         request,
-        version=f"{getattr(phone, 'shown_version', 0) or 0}.{phone.night.live_revision}",
+        version=region_version(getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
         render=lambda: render_guest(request, phone, region=True),
         viewer="guest",
         code=phone.join_code.code,

@@ -18,6 +18,11 @@
     return element && element.closest && element.closest("[data-version]");
   }
 
+  // A region's version is "<session version>.<night revision>" (sessions/live.py).
+  function sessionVersion(live) {
+    return live.getAttribute("data-version").split(".")[0];
+  }
+
   // A form being filled in: typed into, and neither on its way to the server nor the one
   // whose answer is being swapped in.
   var FILLING = "form[data-dirty]:not([data-sending])";
@@ -72,7 +77,7 @@
 
   // A kept form whose version is older than the region's says so, once.
   function markStale(live) {
-    var version = live.getAttribute("data-version").split(".")[0];
+    var version = sessionVersion(live);
     live.querySelectorAll("form[data-dirty]").forEach(function (form) {
       var seen = form.querySelector('input[name="expected_version"]');
       var stale = form.hasAttribute("data-orphan") || (seen && seen.value !== version);
@@ -107,7 +112,7 @@
     try { news = JSON.parse(event.detail.message); } catch (error) { return; }
     if (!live) return;
     var current = String(news.session) === live.getAttribute("data-session") &&
-      String(news.version) === live.getAttribute("data-version").split(".")[0];
+      String(news.version) === sessionVersion(live);
     if (!current) htmx.trigger(live, "table-changed");
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
