@@ -129,12 +129,10 @@ def night_sessions_summary(night_id: int) -> tuple[datetime | None, bool]:
     return found["last"], bool(found["open"])
 
 
-def working_join_code(code: str) -> JoinCode | None:
-    found = join_code_named(code)
-    if found is None:
-        return None
-    last_ended, any_open = night_sessions_summary(found.night_id)
-    return found if code_state(found, last_ended=last_ended, any_open=any_open) == WORKING else None
+def join_code_state(join_code: JoinCode) -> str:
+    """``code_state`` of a code looked up alone (its night's sessions read for it)."""
+    last_ended, any_open = night_sessions_summary(join_code.night_id)
+    return code_state(join_code, last_ended=last_ended, any_open=any_open)
 
 
 def current_join_code(session: GameSession) -> JoinCode | None:

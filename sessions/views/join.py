@@ -100,14 +100,10 @@ def _code_refused(request: HttpRequest, code: str, state: str) -> HttpResponse:
     return _join_page(request, code, message, status=410)
 
 
-def _device_ids(request: HttpRequest) -> list[int]:
-    return selectors.device_ids(request.session)
-
-
 def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     """The visitor's device in the code's night (joining it if the code works), or the page
     that says why not. One query for a device that already joined."""
-    device = selectors.joined_device(_device_ids(request), code)
+    device = selectors.joined_device(selectors.device_ids(request.session), code)
     if device is not None:  # it joined through this code: never counted, never locked out
         state = selectors.device_code_state(device)
         return device if state == selectors.WORKING else _code_refused(request, code, state)
@@ -120,8 +116,7 @@ def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
         return _join_page(request, code, message, status=404)
     for key in reserved:
         _give_back(key)
-    last_ended, any_open = selectors.night_sessions_summary(join_code.night_id)
-    state = selectors.code_state(join_code, last_ended=last_ended, any_open=any_open)
+    state = selectors.join_code_state(join_code)
     if state != selectors.WORKING:
         return _code_refused(request, code, state)
     devices = dict(request.session.get(selectors.DEVICES, {}))
