@@ -76,7 +76,7 @@ def test_the_active_player_chooses_a_disc_and_later_passes_on_their_own_phone(
     expect(bruno.get_by_test_id("my-offer")).to_contain_text("Your offer is in")
 
     # Chiara has no phone: the host enters her offer (nothing); Ada completes on her phone.
-    host.reload()
+    expect(host.get_by_test_id("tob-pending")).to_contain_text("Bruno: has offered", timeout=3_000)
     host.get_by_text("Enter an offer for a player without a phone").click()
     host.get_by_role("button", name="Record this offer").click()
     resolve = ada.get_by_test_id("my-resolve")
