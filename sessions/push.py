@@ -9,7 +9,9 @@ When the socket is down, the page falls back to fetching every second (static/js
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,9 +25,28 @@ def night_group(night_id: int) -> str:
 
 def announce(*, night_id: int, session_id: int | None = None, version: int | None = None) -> None:
     """Tells the night's devices what changed. Call it once the change is committed; a push
-    that cannot be sent is logged, never raised: the devices' fallback fetch catches up."""
-    message = {"type": "table.changed", "session": session_id, "version": version}
+    that cannot be sent is logged, never raised: the write stands, and the devices catch up
+    with the next news or when their socket reconnects."""
+    message: dict[str, object] = {"type": "table.changed", "session": session_id, "version": version}
     try:
-        async_to_sync(get_channel_layer().group_send)(night_group(night_id), message)
-    except Exception:  # the layer's store is down: the write stands, the devices poll
+        if running_loop():  # async_to_sync refuses such a thread: send from one of its own
+            with ThreadPoolExecutor(max_workers=1) as sender:
+                sender.submit(send, night_group(night_id), message).result()
+        else:
+            send(night_group(night_id), message)
+    except Exception:  # the layer's store is down
         log.warning("push to night %s failed", night_id, exc_info=True)
+
+
+def send(group: str, message: dict[str, object]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, message)
+
+
+def running_loop() -> bool:
+    """Whether this thread runs an event loop (a sync write made from async code, such as a
+    script or a test driving a browser through Playwright's sync API)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -3,6 +3,7 @@ version V" when a change to its night is committed, and nothing secret ever."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -95,6 +96,17 @@ def test_a_phone_hears_when_a_seat_changes_on_its_night(session):
     seat = session.seats.first().key
     news = news_after(f"/ws/j/{code}/", phone, lambda: other.post(f"/j/{code}/seat/", {"seat": seat}))
     assert news == {"session": None, "version": None}
+
+
+def test_a_change_made_by_a_thread_that_runs_an_event_loop_is_announced_too(member_client, session):
+    """Such as a script, or a test driving a browser through Playwright's sync API."""
+
+    async def announce_inside_a_loop() -> None:
+        push.announce(night_id=session.night_id, session_id=session.pk, version=41)
+
+    member_client.get("/")
+    news = news_after(f"/ws/sessions/{session.pk}/", member_client, lambda: asyncio.run(announce_inside_a_loop()))
+    assert news == {"session": session.pk, "version": 41}
 
 
 def test_a_push_that_cannot_be_sent_never_fails_the_write(session, monkeypatch):

@@ -113,11 +113,23 @@
     if (!live) return;
     var current = String(news.session) === live.getAttribute("data-session") &&
       String(news.version) === sessionVersion(live);
-    if (!current) htmx.trigger(live, "table-changed");
+    if (current) return;
+    live.tableNews = true;
+    htmx.trigger(live, "table-changed");
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt, trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     if (elt && elt.hasAttribute("data-pushed") && !trigger) event.preventDefault(); // the poll, while pushed
+  });
+  // News that comes while the region is fetching itself waits in htmx's queue, where only the
+  // last trigger is kept; a poll's tick can take its place and then be skipped. So a region
+  // fetches once more when a fetch ends if news came that no fetch has gone out for since.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail.elt.hasAttribute("data-version")) event.detail.elt.tableNews = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var live = event.detail.elt;
+    if (live.tableNews && live.hasAttribute("data-version")) htmx.trigger(live, "table-changed");
   });
 
   function configure() {

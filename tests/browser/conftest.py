@@ -1,20 +1,31 @@
-"""Playwright against Debian's Chromium and pytest-django's live server.
+"""Playwright against Debian's Chromium and the ASGI application served by uvicorn.
 
 Chromium comes from Debian (``apt-get install chromium``), never from ``playwright
 install``. Without it the tests skip on a developer's machine and fail in CI.
+
+The pages are served as in production, by uvicorn (in a thread of this process, so it uses
+the test database), push sockets included: every page that shows a live region must be
+kept current by push alone. A page that fetched its region by the every-second fallback
+poll fails the test (``no_poll_on``), unless its context was opened with ``push=False``.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Generator, Iterator
+import socket
+import threading
+import time
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pytest
+import uvicorn
 from django.contrib.auth.models import User
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
-from pytest_django.live_server_helper import LiveServer
 
 from sessions import services
 from sessions.models import GameSession
@@ -70,30 +81,88 @@ def pytest_runtest_makereport(
     return report
 
 
+@pytest.fixture(scope="session")
+def asgi_server() -> Iterator[str]:
+    """The ASGI application (pages, static files and push sockets) served by uvicorn in a
+    thread of this process; its address."""
+    from babel_companion.asgi import application
+
+    # The server's threads close their database connections after each request, else they
+    # would outlive the tests and keep the test database from being dropped.
+    connections["default"].settings_dict["CONN_MAX_AGE"] = 0
+    listening = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(ASGIStaticFilesHandler(application), lifespan="off", log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive(), "uvicorn stopped as it started"
+        assert time.monotonic() < deadline, "uvicorn did not start within 10 s"
+        time.sleep(0.02)
+    host, port = listening.getsockname()[:2]
+    yield f"http://{host}:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+# Counts, in each page, the fetches of a live region made by the every-second poll: those no
+# event triggered (a push's news and a socket's (re)connection trigger "table-changed").
+COUNT_POLLS = """
+window.tablePolls = 0;
+document.addEventListener("htmx:beforeSend", function (event) {
+  var config = event.detail.requestConfig;
+  if (event.detail.elt.hasAttribute("data-version") && config && !config.triggeringEvent) window.tablePolls++;
+});
+"""
+
+
+def no_poll_on(page: Page) -> None:
+    """A page with a live region kept it current by push: its socket is open and it never
+    fell back to the poll."""
+    if page.is_closed() or not page.locator("[data-version][hx-trigger]").count():
+        return
+    live = page.locator("[data-version][hx-trigger]").first
+    assert live.get_attribute("data-pushed") is not None, f"{page.url}: the push socket is not open"
+    assert page.evaluate("window.tablePolls") == 0, f"{page.url}: the page polled instead of being pushed"
+
+
+class OpenContext(Protocol):
+    def __call__(self, *, push: bool = True) -> BrowserContext: ...
+
+
 @pytest.fixture
 def new_context(
-    browser: Browser, live_server: LiveServer, request: pytest.FixtureRequest
-) -> Iterator[Callable[[], BrowserContext]]:
-    """Opens fresh browser contexts (separate cookies: separate people) on the live server.
+    browser: Browser, asgi_server: str, transactional_db: None, request: pytest.FixtureRequest
+) -> Iterator[OpenContext]:
+    """Opens fresh browser contexts (separate cookies: separate people) on the ASGI server.
 
-    When the test fails, every open page is saved as a screenshot for the CI artifacts.
+    ``push=False`` refuses the context's push sockets (a network that drops WebSockets), so
+    its pages fall back to the poll. When the test passes, no other page may have polled;
+    when it fails, every open page is saved as a screenshot for the CI artifacts.
     """
-    contexts: list[BrowserContext] = []
+    contexts: list[tuple[BrowserContext, bool]] = []
 
-    def open_context() -> BrowserContext:
-        context = browser.new_context(base_url=live_server.url, locale="en-GB", viewport={"width": 420, "height": 900})
+    def open_context(*, push: bool = True) -> BrowserContext:
+        context = browser.new_context(base_url=asgi_server, locale="en-GB", viewport={"width": 420, "height": 900})
         context.set_default_timeout(10_000)
-        contexts.append(context)
+        context.add_init_script(COUNT_POLLS)
+        if not push:
+            context.route_web_socket("**/ws/**", lambda socket: socket.close())
+        contexts.append((context, push))
         return context
 
     yield open_context
     call = getattr(request.node, "report_call", None)
     if call is not None and call.failed:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        for number, context in enumerate(contexts, start=1):
+        for number, (context, _push) in enumerate(contexts, start=1):
             for index, page in enumerate(context.pages, start=1):
                 page.screenshot(path=SCREENSHOTS / f"{request.node.name}-failed-context{number}-page{index}.png")
-    for context in contexts:
+    elif call is not None:
+        for context, push in contexts:
+            for page in context.pages if push else ():
+                no_poll_on(page)
+    for context, _push in contexts:
         context.close()
 
 

@@ -1,4 +1,5 @@
-"""babel on two phones: each places cubes with the orientation picker until one cannot move."""
+"""babel on two phones: each places cubes with the orientation picker until one cannot move,
+while the host's page follows the tower with no reload."""
 
 from __future__ import annotations
 
@@ -45,6 +46,10 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
     session = services.create_session(night=night, game="babel-cubes", players=players)
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     code = services.create_join_code(session=session).code
+    host = new_context().new_page()
+    log_in(host, "ada", "cube-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    host.evaluate("window.stillTheSamePage = true")  # gone if anything reloads the page
 
     phones = {}
     for player in players:
@@ -65,7 +70,7 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
         expect(phone.get_by_test_id("bc-my-turn")).to_be_visible(timeout=5_000)
         shot = screenshots / "babel-cubes-01-picker.png" if number == 4 else None
         pick(phone, cell, cube, orientation, shot)
-        for other in phones.values():  # both phones follow the tower within the poll
+        for other in (*phones.values(), host):  # the phones and the host follow the tower
             expect(other.locator(".cube-tower").first).to_have_attribute(
                 "aria-label",
                 f"The tower: {number} cubes placed; level {number // 4 + 1} is being built.",
@@ -79,9 +84,7 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
     expect(review.get_by_test_id("threw-win").first).to_be_visible()
     phones["Ada"].screenshot(path=screenshots / "babel-cubes-02-won.png", full_page=True)
 
-    host = new_context().new_page()
-    log_in(host, "ada", "cube-pass-123")
-    host.goto(f"/s/{session.pk}/")
+    assert host.evaluate("window.stillTheSamePage") is True, "the host's page was reloaded"
     host.get_by_role("button", name="Finish and record results").click()
     expect(host.get_by_test_id("status")).to_have_text("finished")
     ranks = {r.player.name: r.rank for r in GameSession.objects.get(pk=session.pk).results.select_related("player")}

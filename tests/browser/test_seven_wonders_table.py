@@ -1,4 +1,5 @@
-"""7 Wonders: a three-player tile draft on three phones, then the score sheet to the result."""
+"""7 Wonders: a three-player tile draft on three phones while the host's page follows it with
+no reload, then the score sheet to the result."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     code = services.create_join_code(session=session).code
     hands = GameSession.objects.get(pk=session.pk).state["game"]["hands"]
+    host = new_context().new_page()
+    log_in(host, "ada", "wonder-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    host.evaluate("window.stillTheSamePage = true")  # gone if anything reloads the page
 
     phones = {}
     for player in players:
@@ -44,10 +49,12 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
     phones["Ada"].screenshot(path=screenshots / "seven-wonders-01-draft.png", full_page=True)
 
     for step in (1, 2):
-        for phone in phones.values():
+        for number, phone in enumerate(phones.values(), start=1):
             expect(phone.get_by_test_id("my-draft")).to_contain_text(f"draft step {step} of 2", timeout=3_000)
             phone.get_by_test_id("my-draft").locator('input[name="tile"]').first.check()
             phone.get_by_role("button", name="Keep this tile").click()
+            if number < len(phones):  # the host sees who has picked, never what
+                expect(host.get_by_test_id("sw-draft").get_by_text("has picked")).to_have_count(number)
     for phone in phones.values():  # each phone follows by itself
         expect(phone.get_by_test_id("my-tiles").locator("p")).to_have_count(3, timeout=3_000)
     phones["Bruno"].screenshot(path=screenshots / "seven-wonders-02-my-tiles.png", full_page=True)
@@ -71,9 +78,8 @@ def test_three_phones_draft_their_tiles_and_the_sheets_give_the_ranks(
     expect(board).to_contain_text(f"2. tile {placed[1]}")
     phones["Chiara"].screenshot(path=screenshots / "seven-wonders-03-tiles-placed.png", full_page=True)
 
-    host = new_context().new_page()
-    log_in(host, "ada", "wonder-pass-123")
-    host.goto(f"/s/{session.pk}/")
+    expect(host.get_by_test_id("sw-tiles")).to_contain_text(f"2. tile {placed[1]}")  # followed by itself
+    assert host.evaluate("window.stillTheSamePage") is True, "the host's page was reloaded"
     expect(host.get_by_text("1 marker left · Chiara 1")).to_be_visible()
     counts = {"Ada": ("10", "5+7"), "Bruno": ("13", "9"), "Chiara": ("4", "12+2")}
     for name, (coins, civilian) in counts.items():

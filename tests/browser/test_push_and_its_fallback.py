@@ -1,0 +1,76 @@
+"""Push in the browser: a page whose socket is refused still follows the table by the poll,
+and news that comes while a page is fetching itself is never lost."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Page, Route, expect
+
+from scoring.tower_of_babel import engine as tob
+from sessions.models import GameSession
+from tests.browser.conftest import OpenContext, a_table, log_in
+from tests.conftest import advance
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def host_page(new_context: OpenContext, session: GameSession, *, push: bool = True) -> Page:
+    host = new_context(push=push).new_page()
+    log_in(host, "ada", "push-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    return host
+
+
+def shows_version(page: Page, version: int, timeout: float) -> None:
+    expect(page.locator("#session")).to_have_attribute("data-version", re.compile(rf"^{version}\."), timeout=timeout)
+
+
+def test_a_page_whose_socket_is_refused_follows_the_table_by_the_poll(new_context: OpenContext) -> None:
+    session = a_table("tower-of-babel", password="push-pass-123")
+    host = host_page(new_context, session, push=False)
+    seat = session.seats.first()
+    assert seat is not None
+    advance(session, tob.FIRST_PLAYER, seat=seat.key)
+    shows_version(host, session.version, timeout=3_000)
+    assert host.locator("#session").get_attribute("data-pushed") is None
+    assert host.evaluate("window.tablePolls") > 0
+
+
+def test_news_that_comes_while_the_page_fetches_itself_is_not_lost(new_context: OpenContext) -> None:
+    session = a_table("tower-of-babel", password="push-pass-123")
+    seats = [seat.key for seat in session.seats.all()]
+    host = host_page(new_context, session)
+    expect(host.locator("#session[data-pushed]")).to_have_count(1)
+    slowed: list[Route] = []
+
+    def move_on_while_the_answer_travels(route: Route) -> None:
+        """The first fetch answers the version it was asked at, but only after the table has
+        moved on again, its news has come, and the poll has ticked at least once."""
+        if slowed:
+            route.continue_()
+            return
+        slowed.append(route)
+        answer = route.fetch()
+        game = GameSession.objects.get(pk=session.pk).state["game"]
+        disc, spec = next(iter(game["discs"].items()))
+        writer = threading.Thread(target=choose, args=(session.pk, spec["wonder"], disc))
+        writer.start()
+        writer.join()
+        time.sleep(2.5)
+        route.fulfill(response=answer)
+
+    host.route(re.compile(r"/s/\d+/live/"), move_on_while_the_answer_travels)
+    advance(session, tob.FIRST_PLAYER, seat=seats[0])
+    shows_version(host, session.version + 1, timeout=8_000)
+    assert slowed, "the page never fetched itself"
+
+
+def choose(session_id: int, wonder: str, disc: str) -> None:
+    """The active player chooses a disc: a write from another thread, as another device's."""
+    advance(GameSession.objects.get(pk=session_id), tob.CHOOSE, wonder=wonder, disc=disc)
+    connection.close()
