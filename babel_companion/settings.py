@@ -101,8 +101,13 @@ TEMPLATES = [
 
 def database(url: str | None) -> dict[str, Any]:
     if url:
-        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=envint("DB_CONN_MAX_AGE", "60")))
-        config["CONN_HEALTH_CHECKS"] = True
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+        if config["ENGINE"] == "django.db.backends.postgresql":
+            # Under ASGI every request runs in a thread of its own, so a connection kept by its
+            # thread (CONN_MAX_AGE) would never serve another request: each request would
+            # connect anew and the old connections pile up. A pool per process is shared by all.
+            pool = {"min_size": 1, "max_size": envint("DB_POOL_SIZE", "10"), "timeout": 10}
+            config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": pool}
         return config
     # WAL lets readers go on while a phone writes; IMMEDIATE takes the write lock at the
     # start of a transaction, so two writers queue (up to the timeout) instead of failing.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import JsonWebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.http import Http404
 from django.urls import path
 
@@ -15,17 +15,20 @@ from sessions import selectors
 from sessions.push import night_group
 
 
-class TableConsumer(JsonWebsocketConsumer):
-    """One device's socket: refused like the page it belongs to, else joined to its night."""
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One device's socket: refused like the page it belongs to, else joined to its night.
 
-    def connect(self) -> None:
-        night_id = self.night_id()
+    Asynchronous: a synchronous consumer takes a trip through a thread for every message,
+    and every write sends one message to each socket of the night."""
+
+    async def connect(self) -> None:
+        night_id = await database_sync_to_async(self.night_id)()
         if night_id is None:
-            self.close(code=4403)
+            await self.close(code=4403)
             return
         self.group = night_group(night_id)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
 
     def night_id(self) -> int | None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -43,12 +46,12 @@ class TableConsumer(JsonWebsocketConsumer):
             return None
         return phone.night_id
 
-    def disconnect(self, code: int) -> None:
+    async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    def table_changed(self, event: dict[str, Any]) -> None:
-        self.send_json({"session": event["session"], "version": event["version"]})
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"session": event["session"], "version": event["version"]})
 
 
 websocket_urlpatterns = [
