@@ -106,30 +106,37 @@
     var live = pushed(event.target);
     if (live) live.removeAttribute("data-pushed");
   });
+  // News is "session N is at version V". A region that shows it already does nothing; one
+  // whose own form is on its way waits for that form's answer, which brings the table as it
+  // is then (one fetch fewer per move for the device that made it); any other fetches itself.
+  function current(live, news) {
+    return String(news.session) === live.getAttribute("data-session") && news.version !== null &&
+      Number(sessionVersion(live)) >= Number(news.version);
+  }
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     event.preventDefault(); // a notice, not HTML to swap
     var live = pushed(event.target), news;
     try { news = JSON.parse(event.detail.message); } catch (error) { return; }
-    if (!live) return;
-    var current = String(news.session) === live.getAttribute("data-session") &&
-      String(news.version) === sessionVersion(live);
-    if (current) return;
-    live.tableNews = true;
-    htmx.trigger(live, "table-changed");
+    if (!live || current(live, news)) return;
+    live.tableNews = news;
+    if (!live.querySelector("form[data-sending]")) htmx.trigger(live, "table-changed");
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt, trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     if (elt && elt.hasAttribute("data-pushed") && !trigger) event.preventDefault(); // the poll, while pushed
   });
-  // News that comes while the region is fetching itself waits in htmx's queue, where only the
-  // last trigger is kept; a poll's tick can take its place and then be skipped. So a region
-  // fetches once more when a fetch ends if news came that no fetch has gone out for since.
+  // News that came while the region was fetching itself waited in htmx's queue, where only the
+  // last trigger is kept (a poll's tick can take its place and then be skipped), or waited for
+  // a form's answer: when a request of the region ends, news that no fetch has gone out for
+  // since, and that the answer did not bring, is fetched.
   document.addEventListener("htmx:beforeSend", function (event) {
-    if (event.detail.elt.hasAttribute("data-version")) event.detail.elt.tableNews = false;
+    if (event.detail.elt.hasAttribute("data-version")) event.detail.elt.tableNews = null;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var live = event.detail.elt;
-    if (live.tableNews && live.hasAttribute("data-version")) htmx.trigger(live, "table-changed");
+    var live = event.detail.target;
+    if (!live || !live.hasAttribute || !live.hasAttribute("data-version") || !live.tableNews) return;
+    if (current(live, live.tableNews)) live.tableNews = null;
+    else htmx.trigger(live, "table-changed");
   });
 
   function configure() {
