@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -37,19 +38,11 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 from bench.servers import running
 
 PASSWORD = "bench-pass-123"
 PLAYERS = ("Ada", "Bruno", "Chiara")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # In every page: when a submit button is clicked, and when the live region's new version is
 # first painted (the frame after the attribute changed).
 INSTRUMENT = """
@@ -136,6 +129,7 @@ def prepare_here() -> None:
 
     for url in {settings.REDIS_URL, settings.REDIS_CACHE_URL} - {""}:
         redis.Redis.from_url(url).flushdb()
+    call_command("collectstatic", interactive=False, verbosity=0)  # the server serves what is collected
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
     owner = User.objects.create_user("host", password=PASSWORD)
@@ -172,7 +166,7 @@ def create_postgres_database(url: str) -> None:
 @contextmanager
 def browser() -> Iterator[Browser]:
     with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
+        chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             yield chromium
         finally:
@@ -234,6 +228,7 @@ def play(pages: list[Page], moves: int) -> list[float]:
     """``moves`` moves, the phones taking turns; the milliseconds from each click to each
     other device's screen showing it."""
     latencies: list[float] = []
+    pauses = random.Random(2026)
     for move in range(moves):
         mover = pages[1 + move % 2]
         observers = [page for page in pages if page is not mover]
@@ -249,7 +244,9 @@ def play(pages: list[Page], moves: int) -> list[float]:
             page.wait_for_function(f"v => ({VERSION})() >= v", arg=target)
         clicked = mover.evaluate("benchClicks[benchClicks.length - 1]")
         latencies += [page.evaluate(FIRST_SHOWN, target) - clicked for page in observers]
-        time.sleep(0.15)  # the next move is a person's next tap, not a machine's
+        # A person's next tap comes at no particular moment: a random pause puts the moves at
+        # random phases of the poll's second (a fixed one would favour or spite the poll).
+        time.sleep(pauses.uniform(0.15, 1.15))
     return latencies
 
 

@@ -24,9 +24,9 @@ import pytest
 import uvicorn
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 from sessions import services
 from sessions.models import GameSession
 from tests.conftest import advance
@@ -35,16 +35,6 @@ from tests.conftest import advance
 # the test itself would otherwise be refused as "called from an async context".
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
@@ -87,9 +77,6 @@ def asgi_server() -> Iterator[str]:
     thread of this process; its address."""
     from babel_companion.asgi import application
 
-    # The server's threads close their database connections after each request, else they
-    # would outlive the tests and keep the test database from being dropped.
-    connections["default"].settings_dict["CONN_MAX_AGE"] = 0
     listening = socket.create_server(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(ASGIStaticFilesHandler(application), lifespan="off", log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.db import connection
 
 from babel_companion import celery_app
+from bench.servers import database_url
 from sessions import tasks
 from sessions.models import GameSession, PlayerTally
 from tests.integration.conftest import Table, wait_for
@@ -47,16 +47,6 @@ class Worker:
             pytest.fail(f"the Celery worker exited with {self.process.returncode}:\n{self.output()[-4000:]}")
 
 
-def worker_database_url() -> str:
-    """The URL of the database pytest-django created, for the worker to share."""
-    config = connection.settings_dict
-    credentials = quote(config["USER"] or "", safe="")
-    if config["PASSWORD"]:
-        credentials += ":" + quote(config["PASSWORD"], safe="")
-    host = f"{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}"
-    return f"postgres://{credentials}@{host}/{quote(config['NAME'], safe='')}"
-
-
 @pytest.fixture(scope="module")
 def worker(redis_service: None, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     assert not celery_app.conf.task_always_eager, "with REDIS_URL set, tasks must go to the broker"
@@ -65,7 +55,7 @@ def worker(redis_service: None, django_db_setup: None, tmp_path_factory: pytest.
     log = tmp_path_factory.mktemp("celery") / "worker.log"
     env = {
         **os.environ,
-        "DATABASE_URL": worker_database_url(),
+        "DATABASE_URL": database_url(connection.settings_dict),
         "REDIS_URL": os.environ["REDIS_URL"],
         "PYTHONUNBUFFERED": "1",
     }

@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
-from bench import servers as uvicorn
+from bench import servers as server_processes
 from sessions import services
 from tests.integration.conftest import Table
 
@@ -42,10 +42,10 @@ T = TypeVar("T")
 @pytest.fixture(scope="module")
 def servers(
     redis_service: None, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[list[uvicorn.Server]]:
+) -> Iterator[list[server_processes.Server]]:
     """Processes A and B, each its own uvicorn, on the test database and the test's Redis."""
-    env = {**os.environ, "DATABASE_URL": uvicorn.database_url(connection.settings_dict)}
-    with uvicorn.running(2, env=env, log_dir=tmp_path_factory.mktemp("uvicorn")) as started:
+    env = {**os.environ, "DATABASE_URL": server_processes.database_url(connection.settings_dict)}
+    with server_processes.running(2, env=env, log_dir=tmp_path_factory.mktemp("uvicorn")) as started:
         yield started
 
 
@@ -56,7 +56,7 @@ class Browser:
         self.cookies = dict(cookies or {})
 
     def request(
-        self, server: uvicorn.Server, method: str, path: str, form: dict[str, str] | None = None
+        self, server: server_processes.Server, method: str, path: str, form: dict[str, str] | None = None
     ) -> tuple[int, str]:
         headers = {"Cookie": self.cookie_header()}
         body = None
@@ -90,7 +90,7 @@ def csrf_token(page: str) -> str:
     return found.group(1)
 
 
-def open_socket(server: uvicorn.Server, path: str, browser: Browser) -> Any:
+def open_socket(server: server_processes.Server, path: str, browser: Browser) -> Any:
     """The page's push socket, as a browser on ``server``'s page opens it."""
     return connect(
         f"ws://127.0.0.1:{server.port}{path}",
@@ -119,7 +119,7 @@ def run(coroutine_function: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 
 def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
-    servers: list[uvicorn.Server], table: Table
+    servers: list[server_processes.Server], table: Table
 ) -> None:
     process_a, process_b = servers
     session = table.new_session()
@@ -149,7 +149,9 @@ def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
     assert news == [{"session": session.pk, "version": session.version}] * 2
 
 
-def test_an_outsiders_socket_to_the_other_process_is_refused(servers: list[uvicorn.Server], table: Table) -> None:
+def test_an_outsiders_socket_to_the_other_process_is_refused(
+    servers: list[server_processes.Server], table: Table
+) -> None:
     _process_a, process_b = servers
     session = table.new_session()
     outsider = logged_in(User.objects.create_user("otto", password="outsider-pass-123"))
