@@ -7,8 +7,10 @@ outside the repository.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +38,21 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 def local_secret_key(path: Path) -> str:
-    """A key generated on first use and kept in the user's state folder, never in git."""
+    """A key generated on first use and kept in the user's state folder, never in git.
+
+    Several processes may start at once (uvicorn's workers): each writes a candidate to a file
+    of its own and links it into place; the first link wins, the others fail and everyone
+    reads the winner, so no process ever reads a half-written or another key."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(mode=0o600)
-        path.write_text(secrets.token_urlsafe(50))
+        descriptor, candidate = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+        try:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_urlsafe(50))
+            with contextlib.suppress(FileExistsError):
+                os.link(candidate, path)
+        finally:
+            os.unlink(candidate)
     return path.read_text().strip()
 
 

@@ -1,8 +1,11 @@
 """The settings module reads only the environment."""
 
 import importlib
+import multiprocessing
 import os
 import stat
+from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -39,6 +42,27 @@ def test_it_generates_a_secret_key_once_and_keeps_it_outside_the_repository(tmp_
     key_file = tmp_path / "secret_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert not str(key_file).startswith(str(settings_module.BASE_DIR))
+
+
+def candidate_key(path: str, start: Any) -> str:
+    start.wait()  # every process asks at the same moment
+    return settings_module.local_secret_key(Path(path))
+
+
+def test_processes_that_start_at_once_all_get_the_same_secret_key(tmp_path):
+    """uvicorn's workers start together: before the key was linked into place atomically some
+    read an empty or another process's key."""
+    context = multiprocessing.get_context("fork")
+    for round_number in range(5):
+        path = tmp_path / f"round-{round_number}" / "secret_key"
+        with context.Manager() as manager:
+            start = manager.Barrier(12)
+            with context.Pool(12) as pool:
+                keys = pool.starmap(candidate_key, [(str(path), start)] * 12)
+        assert len(set(keys)) == 1
+        assert len(keys[0]) >= 50
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert [p.name for p in path.parent.iterdir()] == ["secret_key"]  # no candidate left behind
 
 
 def test_a_database_url_selects_postgresql(tmp_path):
