@@ -88,3 +88,10 @@ def test_secret_key_and_debug_come_from_the_environment(tmp_path):
     s = load(STATE_DIR=str(tmp_path), SECRET_KEY="from-env", DEBUG="true", ALLOWED_HOSTS="babel.example, x.example")
     assert (s.SECRET_KEY, s.DEBUG) == ("from-env", True)
     assert s.ALLOWED_HOSTS == ["babel.example", "x.example"]
+
+
+def test_secure_cookies_also_redirect_to_https_and_ask_for_hsts(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), SECURE_COOKIES="true")
+    assert (s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS) == (True, 31_536_000, True)
+    plain = load(STATE_DIR=str(tmp_path))
+    assert (plain.SECURE_SSL_REDIRECT, plain.SECURE_HSTS_SECONDS) == (False, 0)

@@ -42,7 +42,7 @@ def _open(chart_id: str, title: str, description: str, height: int = HEIGHT) -> 
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
         f'role="img" aria-labelledby="{chart_id}-title {chart_id}-desc" focusable="false" '
-        f'fill="currentColor" style="max-width:100%;height:auto">',
+        f'fill="currentColor">',  # sized by the stylesheet (the CSP allows no inline style)
         f'<title id="{chart_id}-title">{escape(title)}</title>',
         f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
     ]

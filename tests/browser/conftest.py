@@ -6,7 +6,8 @@ install``. Without it the tests skip on a developer's machine and fail in CI.
 The pages are served as in production, by uvicorn (in a thread of this process, so it uses
 the test database), push sockets included: every page that shows a live region must be
 kept current by push alone. A page that fetched its region by the every-second fallback
-poll fails the test (``no_poll_on``), unless its context was opened with ``push=False``.
+poll fails the test (``no_poll_on``), unless its context was opened with ``push=False``;
+so does anything the Content-Security-Policy blocked in any page (``nothing_blocked_on``).
 """
 
 from __future__ import annotations
@@ -103,6 +104,24 @@ document.addEventListener("htmx:beforeSend", function (event) {
 """
 
 
+# Keeps, for the whole tab (across its navigations), what the Content-Security-Policy blocked.
+COUNT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  var seen = JSON.parse(sessionStorage.getItem("cspViolations") || "[]");
+  seen.push(event.violatedDirective + " " + event.blockedURI + " " + event.sourceFile + ":" + event.lineNumber);
+  sessionStorage.setItem("cspViolations", JSON.stringify(seen));
+});
+"""
+
+
+def nothing_blocked_on(page: Page) -> None:
+    """The page's Content-Security-Policy blocked nothing the app itself sent."""
+    if page.is_closed() or not page.url.startswith("http"):
+        return
+    blocked = page.evaluate("JSON.parse(sessionStorage.getItem('cspViolations') || '[]')")
+    assert blocked == [], f"{page.url}: the Content-Security-Policy blocked {blocked}"
+
+
 def no_poll_on(page: Page) -> None:
     """A page with a live region kept it current by push: its socket is open and it never
     fell back to the poll."""
@@ -133,6 +152,7 @@ def new_context(
         context = browser.new_context(base_url=asgi_server, locale="en-GB", viewport={"width": 420, "height": 900})
         context.set_default_timeout(10_000)
         context.add_init_script(COUNT_POLLS)
+        context.add_init_script(COUNT_CSP_VIOLATIONS)
         if not push:
             context.route_web_socket("**/ws/**", lambda socket: socket.close())
         contexts.append((context, push))
@@ -147,8 +167,10 @@ def new_context(
                 page.screenshot(path=SCREENSHOTS / f"{request.node.name}-failed-context{number}-page{index}.png")
     elif call is not None:
         for context, push in contexts:
-            for page in context.pages if push else ():
-                no_poll_on(page)
+            for page in context.pages:
+                nothing_blocked_on(page)
+                if push:
+                    no_poll_on(page)
     for context, _push in contexts:
         context.close()
 
