@@ -120,3 +120,21 @@ def test_the_throttle_is_off_when_the_rate_is_zero(api, monkeypatch):
     monkeypatch.setattr(CalculatorThrottle, "THROTTLE_RATES", {"calculator": None})
     statuses = {api.post(WONDER, {"parts": {"a": 1}, "row": 1}, format="json").status_code for _ in range(5)}
     assert statuses == {200}
+
+
+@pytest.mark.parametrize("card", ["joker", "five_point", "building_disc_bonuses"])
+def test_tb_20_an_unknown_action_card_is_refused_naming_the_field_and_rule(api, card):
+    response = api.post(DISCS, {"discs": [["ship"]], "action_cards": {card: 1}}, format="json")
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert (error["field"], error["rule"]) == (f"action_cards.{card}", "TB-20")
+    assert "(rule TB-20)" in error["message"]
+
+
+@pytest.mark.parametrize(("values", "status"), [([4, 8], 400), ([5, 5], 200), ([15, 7], 200)])
+def test_tb_6_a_row_whose_first_value_is_below_its_second_is_refused(api, values, status):
+    response = api.post(WONDER, {"parts": {"a": 3, "b": 1}, "row": 2, "values": values}, format="json")
+    assert response.status_code == status
+    if status == 400:
+        error = response.json()["errors"][0]
+        assert (error["field"], error["rule"]) == ("values", "TB-6")

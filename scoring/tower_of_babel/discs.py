@@ -14,9 +14,31 @@ from scoring.tower_of_babel.table import Table
 Disc = Mapping[str, int]
 """A disc: the cards it demands per kind (one kind, or two for a two-kind disc)."""
 
+HELD_CARDS = ("building_disc_bonus", "five_points")
+"""The action cards that score when held at the end (TB-20 step 3)."""
+
+
+def check_held_card_names(cards: Mapping[str, object], *, field: str) -> None:
+    """Only the held cards that score at the end can be declared (TB-20 step 3)."""
+    for name in cards:
+        if name not in HELD_CARDS:
+            raise RuleError(
+                gettext_noop("Only the Building disc bonus and 5 victory points cards score at the end."),
+                field=f"{field}.{name}",
+                rule="TB-20",
+            )
+
 
 def disc_set(table: Table, *, two_kind_variant: bool) -> list[dict[str, int]]:
     """The 24 discs in play: 6 per kind, or with the variant 5 per kind plus the 4 two-kind discs."""
+    if two_kind_variant and table.two_kind_variant_removes not in table.single_disc_numbers:
+        # Only a table stored before the edition check (``load_table``) can lack it.
+        raise RuleError(
+            gettext_noop("The two-kind variant takes out a single disc of {number} of each kind: keep one {number}."),
+            field="single_disc_numbers",
+            rule="TB-8",
+            params={"number": table.two_kind_variant_removes},
+        )
     discs: list[dict[str, int]] = []
     for kind in table.kinds:
         numbers = list(table.single_disc_numbers)

@@ -21,7 +21,7 @@ from typing import Any
 from scoring.engine import JSON, Standing
 from scoring.errors import RuleError, gettext_noop
 from scoring.ranking import competition_ranks
-from scoring.tower_of_babel.discs import deal, score_discs
+from scoring.tower_of_babel.discs import HELD_CARDS, deal, score_discs
 from scoring.tower_of_babel.table import Table, load_table
 from scoring.tower_of_babel.wonders import score_wonder
 
@@ -35,18 +35,20 @@ FIRST_PLAYER, PASS, CHOOSE, OFFER, RESOLVE, BUILD = (
 )
 ASSIGN, DECLARE_CARDS = "tob.assign", "tob.declare_cards"
 SOURCES = ("wonders", "rejected", "final_wonders", "discs", "action_cards")
-HELD_CARDS = ("building_disc_bonus", "five_points")
 
 
 def table_of(state: JSON) -> Table:
-    return load_table(state["table"])
+    """The table the session started with (kept as it was, see ``load_table``)."""
+    return load_table(state["table"], edition_rules=False)
 
 
 class TowerOfBabel:
     """The engine the session core calls (``scoring.engine.Engine``)."""
 
     def initial_state(self, *, seats: Sequence[str], options: Mapping[str, JSON], seed: int) -> JSON:
-        table = load_table(options.get("table"))
+        # A group's table is checked when it is saved; a replay starts from the same options, so
+        # the start reads it as stored (and the deal refuses what it cannot deal, naming TB-8).
+        table = load_table(options.get("table"), edition_rules=False)
         board = deal(table, two_kind_variant=bool(options.get("two_kind_discs")), seed=seed)
         discs: dict[str, JSON] = {}
         wonders: dict[str, JSON] = {}
@@ -191,8 +193,14 @@ def _offer(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-12, TB-14, T
     field = f"offers.{seat}"
     if seat == state["active"]:
         raise RuleError(gettext_noop("The active player makes no offer."), field=field, rule="TB-12")
+    if offers_revealed(state):  # revealed together: nobody offers again once they are shown
+        raise RuleError(
+            gettext_noop("The offers are revealed: no offer can be made or changed now."), field=field, rule="TB-12"
+        )
+    if seat in build["offers"]:
+        raise RuleError(gettext_noop("This player has already offered."), field=field, rule="TB-12")
     demand = state["discs"][build["disc"]]["demand"]
-    cards = _cards(payload.get("cards", {}), f"{field}.cards")
+    cards = _cards(payload.get("cards", {}), f"{field}.cards", rule="TB-12")
     for kind, count in cards.items():
         if kind not in demand:
             raise RuleError(
@@ -214,7 +222,9 @@ def _offer(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-12, TB-14, T
             gettext_noop("A trading card goes only with at least one card."), field=f"{field}.trading", rule="TB-23"
         )
     triple = _flag(payload, "triple")
-    if triple:  # played only if the offer is rejected, but it must be in hand now
+    # Decision (TB-14): the Triple bonus is declared with the secret offer and revealed with it;
+    # it is played only if the offer is rejected (else it stays in hand), but it must be in hand now.
+    if triple:
         _use_card(state, seat, "triple_bonus", field=f"{field}.triple", rule="TB-14")
     offers = {**build["offers"], seat: {"cards": cards, "trading": trading, "triple": triple}}
     return {**state, "build": {**build, "offers": offers}}
@@ -263,8 +273,8 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
             raise RuleError(
                 gettext_noop("The accepted offers exceed the disc's number."), field="accepted", rule="TB-13"
             )
-    own = _cards(payload.get("own", {}), "own")
-    jokers = _count(payload.get("jokers", 0), "jokers", high=2)
+    own = _cards(payload.get("own", {}), "own", rule="TB-13")
+    jokers = _count(payload.get("jokers", 0), "jokers", high=_in_deck(state, "joker"), rule="TB-22")
     for kind, count in own.items():
         if kind not in demand or accepted_cards[kind] + count > demand[kind]:
             raise RuleError(gettext_noop("Too many cards of this kind."), field=f"own.{kind}", rule="TB-13")
@@ -298,9 +308,9 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
 
 
 def _place_parts(state: JSON, wonder_name: str, placed: Counter[str]) -> JSON:
-    """Add parts (by value) on a wonder; nobody can place more than their 20 parts hold (TB-5)."""
-    table = table_of(state)
-    supply = sum(value * count for value, count in table.parts_per_player)
+    """Add parts (by value) on a wonder; nobody can place more than their 20 parts hold, less the
+    one that marks their score (TB-5)."""
+    supply = table_of(state).parts_in_play
     wonder = state["wonders"][wonder_name]
     parts = dict(wonder["parts"])
     for seat, value in placed.items():
@@ -309,7 +319,7 @@ def _place_parts(state: JSON, wonder_name: str, placed: Counter[str]) -> JSON:
             in_use = sum(w["parts"].get(seat, 0) for name, w in state["wonders"].items() if name != wonder_name)
             if in_use + parts[seat] > supply:
                 raise RuleError(
-                    gettext_noop("Not enough building parts left: {supply} in all."),
+                    gettext_noop("Not enough building parts left: {supply} in all, one part marking the score."),
                     field="own",
                     rule="TB-5",
                     params={"supply": supply},
@@ -374,7 +384,7 @@ def _declare_cards(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-20 s
         raise RuleError(gettext_noop("Held cards are shown at the end of the game."), field="type", rule="TB-20")
     seat = _seat(state, payload.get("seat"), "seat")
     mine = state["cards"][seat]
-    held = {name: _count(payload.get(name, 0), name, high=2) for name in HELD_CARDS}
+    held = {name: _count(payload.get(name, 0), name, high=_in_deck(state, name), rule="TB-22") for name in HELD_CARDS}
     unplayed = mine["drawn"] - sum(mine["played"].values())
     if sum(held.values()) > unplayed:
         raise RuleError(
@@ -424,10 +434,19 @@ def _flag(payload: Mapping[str, JSON], name: str, *, default: bool = False) -> b
     return value
 
 
-def _count(raw: Any, field: str, *, high: int) -> int:
+def _in_deck(state: JSON, card: str) -> int:
+    """How many of an action card the deck holds (TB-22)."""
+    return dict(table_of(state).action_cards)[card]
+
+
+def _count(raw: Any, field: str, *, high: int, rule: str) -> int:
+    """A count from 0 to ``high``: above it breaks ``rule``; not a count is plain malformed input."""
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= high:
         raise RuleError(
-            gettext_noop("Enter a number from {low} to {high}."), field=field, params={"low": 0, "high": high}
+            gettext_noop("Enter a number from {low} to {high}."),
+            field=field,
+            rule=rule if isinstance(raw, int) and not isinstance(raw, bool) and raw > high else None,
+            params={"low": 0, "high": high},
         )
     return raw
 
@@ -438,9 +457,13 @@ def _mapping(raw: Any, field: str) -> Mapping[str, Any]:
     return raw
 
 
-def _cards(raw: Any, field: str) -> dict[str, int]:
-    """Cards by kind, zero counts left out."""
-    return {kind: count for kind, count in _mapping(raw, field).items() if _count(count, f"{field}.{kind}", high=6)}
+def _cards(raw: Any, field: str, *, rule: str) -> dict[str, int]:
+    """Cards by kind, zero counts left out; no disc demands more than 6 of a kind (TB-4)."""
+    return {
+        kind: count
+        for kind, count in _mapping(raw, field).items()
+        if _count(count, f"{field}.{kind}", high=6, rule=rule)
+    }
 
 
 def _accepted(raw: Any, offers: Mapping[str, JSON]) -> list[str]:  # TB-13

@@ -8,7 +8,7 @@ with (``Table.as_json``), so later edits never change past results.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -33,6 +33,13 @@ class Table:
     set_bonus: tuple[int, ...]
     action_cards: tuple[tuple[str, int], ...]
     parts_per_player: tuple[tuple[int, int], ...]
+    score_marker_part: int
+
+    @property
+    def parts_in_play(self) -> int:
+        """What a player can have on the wonders at once, by value: their parts less the one
+        that marks their score (TB-5)."""
+        return sum(value * count for value, count in self.parts_per_player) - self.score_marker_part
 
     def row_values(self, row: int | str) -> tuple[int, int]:
         """(first, second) of scoring row 1..7, or of the final row."""
@@ -88,11 +95,20 @@ def unverified() -> dict[str, list[int] | bool]:
     return marks
 
 
-def load_table(overrides: Mapping[str, Any] | None = None) -> Table:
-    """The data file's table, with a group's overrides of unverified values applied."""
+def load_table(overrides: Mapping[str, Any] | None = None, *, edition_rules: bool = True) -> Table:
+    """The data file's table, with a group's overrides of unverified values applied.
+
+    ``edition_rules`` also holds the overrides to the rules a table must keep to be played
+    (TB-4, TB-6, TB-8), so a group can only save a table within them (saving loads it so).
+    A session's stored table, and a group's table shown for editing, are read with
+    ``edition_rules=False``: a session keeps the table it started with, and replays from it,
+    even one saved before a check existed.
+    """
     data = {name: entry["value"] for name, entry in raw_data().items() if isinstance(entry, dict)}
     for name, value in (overrides or {}).items():
         data[name] = _checked_override(name, value, data.get(name))
+    if overrides and edition_rules:
+        check_edition_rules(data)
     kinds = tuple(data["kinds"])
     return Table(
         kinds=kinds,
@@ -106,7 +122,55 @@ def load_table(overrides: Mapping[str, Any] | None = None) -> Table:
         set_bonus=tuple(data["set_bonus"]),
         action_cards=tuple(data["action_cards"].items()),
         parts_per_player=tuple((int(value), count) for value, count in data["parts_per_player"].items()),
+        score_marker_part=data["score_marker_part"],
     )
+
+
+SINGLE_DISC_CARDS = (3, 4, 5, 6)  # TB-4: each single disc demands 3 to 6 cards (verified range)
+TWO_KIND_DISC_CARDS = range(1, 7)  # TB-4: some of each of its two kinds, at most 6 like any disc
+
+
+def check_edition_rules(data: Mapping[str, Any]) -> None:
+    """The rules an edition table must keep to be played (checked where a group saves it)."""
+    for index, number in enumerate(data["single_disc_numbers"]):
+        if number not in SINGLE_DISC_CARDS:
+            raise RuleError(
+                gettext_noop("A single disc demands {low} to {high} cards."),
+                field=f"single_disc_numbers[{index}]",
+                rule="TB-4",
+                params={"low": SINGLE_DISC_CARDS[0], "high": SINGLE_DISC_CARDS[-1]},
+            )
+    removed = data["two_kind_variant_removes"]
+    if removed not in data["single_disc_numbers"]:
+        raise RuleError(
+            gettext_noop("The two-kind variant takes out a single disc of {number} of each kind: keep one {number}."),
+            field="single_disc_numbers",
+            rule="TB-8",
+            params={"number": removed},
+        )
+    for index, disc in enumerate(data["two_kind_discs"]):
+        for kind, number in disc.items():
+            if number not in TWO_KIND_DISC_CARDS:
+                raise RuleError(
+                    gettext_noop("A two-kind disc demands {low} to {high} cards of each of its kinds."),
+                    field=f"two_kind_discs[{index}].{kind}",
+                    rule="TB-4",
+                    params={"low": TWO_KIND_DISC_CARDS[0], "high": TWO_KIND_DISC_CARDS[-1]},
+                )
+    for index, row in enumerate(data["rows"]):
+        check_row(row, field=f"rows[{index}]")
+
+
+def check_row(values: Sequence[int], *, field: str) -> None:
+    """A scoring row's first value is not below its second (TB-6, TB-17)."""
+    first, second = values
+    if first < second:
+        raise RuleError(
+            gettext_noop("A row's first value ({first}) cannot be below its second ({second})."),
+            field=field,
+            rule="TB-6",
+            params={"first": first, "second": second},
+        )
 
 
 def _checked_override(name: str, value: Any, default: Any) -> Any:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
+from scoring.tower_of_babel.discs import HELD_CARDS
 from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
 from sessions.boards.turns import check_turn_form
 from sessions.models import GameSession
@@ -370,7 +371,7 @@ def _final_payload(event_type: str, data: QueryDict, *, seat: str, state: dict[s
     if event_type == tob.ASSIGN:
         return {"seat": seat, "assignment": [data.get(f"assign_{i}") for i in range(len(tob.discs_held(state, seat)))]}
     if event_type == tob.DECLARE_CARDS:
-        return {name: _int(data.get(name)) for name in tob.HELD_CARDS} | {"seat": seat}
+        return {name: _int(data.get(name)) for name in HELD_CARDS} | {"seat": seat}
     return {}
 
 
@@ -421,7 +422,7 @@ ENTRY_NAMES = {
 
 def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Every overridable value as a labelled field, verified ones locked."""
-    current = load_table(overrides).as_json()
+    current = load_table(overrides, edition_rules=False).as_json()  # a table saved before a check still shows
     sections = []
     for name in OVERRIDABLE:
         verified = raw_data()[name]["verified"]
