@@ -110,6 +110,16 @@ def advance(session: GameSession, event: str, **payload: Any) -> None:
     session.refresh_from_db()
 
 
+def seated_phones(session: GameSession, code: str) -> dict[str, Client]:
+    """A phone per seat of ``session``, each joined by ``code`` and holding its seat."""
+    phones = {}
+    for seat in session.seats.all():
+        phone = Client()
+        phone.post(f"/j/{code}/seat/", {"seat": seat.key})
+        phones[seat.key] = phone
+    return phones
+
+
 def started_tower(session: GameSession) -> tuple[GameSession, list[str], str]:
     """A Tower of Babel session started with its first seat to play, and a join code."""
     seats = [seat.key for seat in session.seats.all()]

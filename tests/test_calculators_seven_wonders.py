@@ -121,3 +121,16 @@ def test_bad_projects_answer_400_naming_the_field(api, change, field, rule):
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert (error["field"], error["rule"]) == (field, rule)
+
+
+def test_sw_10_no_marker_left_while_nobody_holds_one_is_refused_naming_the_field(api):
+    body = {
+        "project": "river-port",
+        "players": [{"name": "Ada", "markers": 0}, {"name": "Bo", "markers": 0}],
+        "markers_left": 0,
+        "age": 2,
+    }
+    response = api.post(PROJECT, body, format="json")
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert (error["field"], error["rule"]) == ("markers_left", "SW-10")

@@ -1,12 +1,12 @@
 """7 Wonders at the table: the tile draft on each phone, tile builds, Great Projects."""
 
 import pytest
-from django.test import Client
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from scoring.seven_wonders.data import data
 from sessions import services
+from tests.conftest import seated_phones
 
 # As the pages show them (escaped: "neighbour's" is written "neighbour&#x27;s").
 EFFECTS = {tile: escape(text) for tile, text in data()["tiles"]["value"].items()}
@@ -21,11 +21,7 @@ def table(night, players):
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     code = services.create_join_code(session=session).code
-    phones = {}
-    for seat in session.seats.all():
-        phone = Client()
-        phone.post(f"/j/{code}/seat/", {"seat": seat.key})
-        phones[seat.key] = phone
+    phones = seated_phones(session, code)
     return session, code, phones
 
 

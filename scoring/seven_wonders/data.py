@@ -21,6 +21,8 @@ def data() -> dict[str, Any]:
 
 # What a group may correct on a card (the card data is single-source, SW-7, SW-11).
 PROJECT_TEXTS = ("cost", "penalty", "reward")
+PROJECT_NUMBERS = ("reward_vp", "penalty_defeat_tokens")
+MAX_DEFEAT_TOKENS = 10
 MAX_TEXT = 200
 
 
@@ -32,7 +34,8 @@ def project(slug: str, corrections: Mapping[str, Any] | None = None) -> dict[str
             reward = {**card["reward"], **({"text": fixed["reward"]} if "reward" in fixed else {})}
             if "reward_vp" in fixed:
                 reward["vp"] = fixed["reward_vp"]
-            return {**card, **{k: fixed[k] for k in ("cost", "penalty") if k in fixed}, "reward": reward}
+            numbers = {k: fixed[k] for k in ("cost", "penalty", "penalty_defeat_tokens") if k in fixed}
+            return {**card, **numbers, "reward": reward}
     raise RuleError(
         gettext_noop("There is no Great Project called {slug}."), field="project", rule="SW-11", params={"slug": slug}
     )
@@ -45,7 +48,7 @@ def tile_effects(corrections: Mapping[str, Any] | None = None) -> dict[str, str]
 
 def check_corrections(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """A group's card corrections, checked: ``{"tiles": {"9": text}, "projects": {slug:
-    {"cost"|"penalty"|"reward": text, "reward_vp": n}}}``."""
+    {"cost"|"penalty"|"reward": text, "reward_vp": n, "penalty_defeat_tokens": n}}}``."""
     raw = raw or {}
     if not isinstance(raw, Mapping) or set(raw) - {"tiles", "projects"}:
         raise RuleError(gettext_noop("Correct tiles or projects."), field="table", rule="SW-11")
@@ -63,7 +66,7 @@ def check_corrections(raw: Mapping[str, Any] | None) -> dict[str, Any]:
         raise RuleError(gettext_noop("Correct tiles or projects."), field="table.projects", rule="SW-11")
     for slug, fixed in projects.items():
         card = project(slug)
-        if not isinstance(fixed, Mapping) or set(fixed) - {*PROJECT_TEXTS, "reward_vp"}:
+        if not isinstance(fixed, Mapping) or set(fixed) - {*PROJECT_TEXTS, *PROJECT_NUMBERS}:
             raise RuleError(
                 gettext_noop("A project's cost, penalty and reward can be corrected."),
                 field=f"projects.{slug}",
@@ -78,6 +81,15 @@ def check_corrections(raw: Mapping[str, Any] | None) -> dict[str, Any]:
                     gettext_noop("Only a military victory reward has points: 0 to 10."),
                     field=f"projects.{slug}.reward_vp",
                     rule="SW-10",
+                )
+        if "penalty_defeat_tokens" in fixed:
+            tokens = fixed["penalty_defeat_tokens"]
+            if isinstance(tokens, bool) or not isinstance(tokens, int) or not 0 <= tokens <= MAX_DEFEAT_TOKENS:
+                raise RuleError(
+                    gettext_noop("A penalty gives 0 to {max} defeat tokens."),
+                    field=f"projects.{slug}.penalty_defeat_tokens",
+                    rule="SW-10",
+                    params={"max": MAX_DEFEAT_TOKENS},
                 )
     return {"tiles": dict(tiles), "projects": {slug: dict(fixed) for slug, fixed in projects.items()}}
 

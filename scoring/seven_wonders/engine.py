@@ -19,6 +19,7 @@ from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 DRAFT_PICK, DRAFT_RECORD, BUILD_TILES = "sw.draft_pick", "sw.draft_record", "sw.build_tiles"
 DECLARE_TILE = "sw.declare_tile"
 PARTICIPATE, END_AGE, SHEET = "sw.participate", "sw.end_age", "sw.sheet"
+NEXT_TURN = "sw.next_turn"
 TILES = range(1, 25)
 
 
@@ -53,11 +54,13 @@ class SevenWonders:
             cards = data()["projects"]["value"]
             drawn = [rng.choice([c["slug"] for c in cards if c["age"] == age]) for age in (1, 2, 3)]
             state |= {"projects": drawn, "markers_left": markers_for(len(seats)), "markers": {}, "resolved": []}
+            # SW-9: the turn the table is at (None until it counts turns) and who joined in it.
+            state |= {"turn": None, "joined": []}
         state["age"] = 1
         return state
 
     def event_types(self) -> frozenset[str]:
-        return frozenset({DRAFT_PICK, DRAFT_RECORD, DECLARE_TILE, BUILD_TILES, PARTICIPATE, END_AGE, SHEET})
+        return frozenset({DRAFT_PICK, DRAFT_RECORD, DECLARE_TILE, BUILD_TILES, PARTICIPATE, NEXT_TURN, END_AGE, SHEET})
 
     def apply(self, state: JSON, *, type: str, payload: Mapping[str, JSON]) -> JSON:
         handlers = {
@@ -66,6 +69,7 @@ class SevenWonders:
             DECLARE_TILE: _declare_tile,
             BUILD_TILES: _build_tiles,
             PARTICIPATE: _participate,
+            NEXT_TURN: _next_turn,
             END_AGE: _end_age,
             SHEET: _sheet,
         }
@@ -197,20 +201,64 @@ def tiles_built(state: JSON, seat: str) -> int:
 
 
 def _participate(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    """A player takes a participation marker (SW-9). Once the table counts turns
+    (``sw.next_turn``), a player joins at most once per turn. With no marker left on the
+    card, a player who joins in the same turn as the one who took the last marker takes one
+    from the reserve (``same_turn_reserve``)."""
     _need_projects(state)
+    _need_age_in_play(state)
     seat = _seat(state, payload.get("seat"))
-    extra = payload.get("same_turn_reserve", False) is True
-    if state["markers_left"] == 0 and not extra:
-        raise RuleError(gettext_noop("No participation marker is left this age."), field="seat", rule="SW-9")
+    counted = state.get("turn") is not None
+    joined = list(state.get("joined", []))
+    if counted and seat in joined:
+        raise RuleError(
+            gettext_noop(
+                "A player joins the Great Project at most once per turn; once a new turn has begun, say so first."
+            ),
+            field="seat",
+            rule="SW-9",
+        )
+    if state["markers_left"] == 0:
+        if payload.get("same_turn_reserve", False) is not True:
+            raise RuleError(gettext_noop("No participation marker is left this age."), field="seat", rule="SW-9")
+        if counted and not joined:
+            raise RuleError(
+                gettext_noop(
+                    "A marker comes from the reserve only for players who join in the same turn as the one "
+                    "who took the last marker."
+                ),
+                field="same_turn_reserve",
+                rule="SW-9",
+            )
     markers = {**state["markers"], seat: state["markers"].get(seat, 0) + 1}
-    return {**state, "markers": markers, "markers_left": max(0, state["markers_left"] - 1)}
+    left = max(0, state["markers_left"] - 1)
+    return {**state, "markers": markers, "markers_left": left, "joined": [*joined, seat]}
+
+
+def _next_turn(state: JSON, payload: Mapping[str, JSON]) -> JSON:
+    """The table's turn is over (SW-9: one participation per player per turn). ``turn``, if
+    given, is the turn the sender saw: a second press for the same turn is refused."""
+    _need_projects(state)
+    _need_age_in_play(state)
+    turn = state.get("turn") or 1
+    seen = payload.get("turn")
+    if seen is not None:
+        if isinstance(seen, bool) or not isinstance(seen, int):
+            raise RuleError(gettext_noop("Enter a whole number."), field="turn")
+        if seen != turn:
+            raise RuleError(
+                gettext_noop("Turn {turn} is already over."), field="turn", rule="SW-9", params={"turn": seen}
+            )
+    return {**state, "turn": turn + 1, "joined": []}
 
 
 def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
-    _need_projects(state)
+    """The end of an age, whatever the modules (SW-4, SW-7: the tiles' amounts follow the
+    age); with Great Projects, the age's project is resolved (SW-10)."""
+    _need_age_in_play(state)
     age = state["age"]
-    if age > 3:
-        raise RuleError(gettext_noop("All three ages are over."), field="type", rule="SW-10")
+    if not state["projects_on"]:
+        return {**state, "age": age + 1}
     spared = payload.get("cannot_suffer", [])
     if not isinstance(spared, list) or not set(spared) <= set(state["seats"]):
         raise RuleError(gettext_noop("List players of this session."), field="cannot_suffer")
@@ -231,10 +279,21 @@ def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
         "age": age,
         "project": state["projects"][age - 1],
         "success": success,
-        "outcomes": [{"seat": o.name, "outcome": o.outcome, "times": o.times, "vp": o.vp} for o in outcomes],
+        "outcomes": [
+            {"seat": o.name, "outcome": o.outcome, "times": o.times, "vp": o.vp, "defeat_tokens": o.defeat_tokens}
+            for o in outcomes
+        ],
     }
     following = {"markers_left": markers_for(len(state["seats"])), "markers": {}} if age < 3 else {"markers": {}}
-    return {**state, **following, "age": age + 1, "resolved": [*state["resolved"], record]}
+    turn = 1 if state.get("turn") is not None else None
+    return {
+        **state,
+        **following,
+        "turn": turn,
+        "joined": [],
+        "age": age + 1,
+        "resolved": [*state["resolved"], record],
+    }
 
 
 def reward_tokens(state: JSON, seat: str) -> dict[str, int]:
@@ -280,6 +339,11 @@ def _need_tiles(state: JSON) -> None:
         raise RuleError(
             gettext_noop("This game is played without the Tower of Babel tiles."), field="type", rule="SW-2"
         )
+
+
+def _need_age_in_play(state: JSON) -> None:
+    if state["age"] > 3:
+        raise RuleError(gettext_noop("All three ages are over."), field="type", rule="SW-10")
 
 
 def _need_projects(state: JSON) -> None:

@@ -25,6 +25,8 @@ class Outcome:
     times: int = 0
     vp: int | None = None
     """The penalty token's value, or a military reward token's value after tile 19."""
+    defeat_tokens: int = 0
+    """Military defeat tokens a penalty gives, after tile 22."""
 
 
 def resolve(
@@ -38,10 +40,13 @@ def resolve(
 ) -> tuple[bool, list[Outcome]]:
     """Success when no marker is left: participants get the reward once per marker. Failure:
     every player without a marker suffers the penalty, or takes the age's penalty token if
-    they cannot; participants get nothing. Tile 19, if visible, lowers military reward
-    tokens a step (SW-7, SW-10). Tile 22 doubles defeat tokens; no project's penalty as
-    recorded gives defeat tokens, so it changes nothing here. ``corrections`` are the
-    group's corrections of the card data."""
+    they cannot; participants get nothing. The tiles' effects on conflict tokens apply to
+    the project's tokens too (SW-10, seed 002: "les effets des tuiles 19 et 22 s'appliquent
+    également aux jetons Conflits des Grands Projets"): tile 19, if visible, lowers military
+    reward tokens a step; tile 22 multiplies the defeat tokens a penalty gives (the card
+    data says how many a penalty gives: none in the fan data, a group can correct a card).
+    No marker left while nobody holds one is refused: someone took them. ``corrections``
+    are the group's corrections of the card data."""
     card = project(slug, corrections)
     if age != card["age"]:
         raise RuleError(
@@ -55,6 +60,12 @@ def resolve(
             gettext_noop("Enter a number from {low} to {high}."), field="markers_left", params={"low": 0, "high": 99}
         )
     success = markers_left == 0
+    if success and not any(player.markers for player in players):
+        raise RuleError(
+            gettext_noop("No marker is left on the card, yet nobody holds one: say who took them."),
+            field="markers_left",
+            rule="SW-10",
+        )
     results = []
     for player in players:
         if success:
@@ -66,7 +77,7 @@ def resolve(
         elif player.markers:
             outcome = Outcome(player.name, "none")
         elif player.can_suffer_penalty:
-            outcome = Outcome(player.name, "penalty", 1)
+            outcome = Outcome(player.name, "penalty", 1, defeat_tokens=_penalty_defeat_tokens(card, tiles))
         else:
             outcome = Outcome(player.name, "penalty_token", 1, data()["penalty_token_vp"]["value"][str(age)])
         results.append(outcome)
@@ -81,3 +92,12 @@ def _reward_vp(card: dict[str, Any], tiles: Sequence[int]) -> int | None:
     if 19 in tiles:
         vp = data()["tile_19_victory_tokens"]["value"][str(vp)]
     return vp
+
+
+def _penalty_defeat_tokens(card: dict[str, Any], tiles: Sequence[int]) -> int:
+    """The defeat tokens a project's penalty gives, each one multiplied by tile 22 (SW-7:
+    "each defeat gives 2 defeat tokens") while it is visible (SW-10)."""
+    tokens: int = card.get("penalty_defeat_tokens", 0)
+    if tokens and 22 in tiles:
+        tokens *= data()["tile_22_defeat_tokens"]["value"]
+    return tokens

@@ -24,8 +24,8 @@ from scoring.errors import RuleError, gettext_noop
 from scoring.seven_wonders.data import project
 from scoring.seven_wonders.projects import Participant, resolve
 from scoring.seven_wonders.sheet import rank_sheets, score_sheet
-from scoring.tower_of_babel.discs import score_discs
-from scoring.tower_of_babel.table import Table, load_table
+from scoring.tower_of_babel.discs import check_held_card_names, score_discs
+from scoring.tower_of_babel.table import Table, check_row, load_table
 from scoring.tower_of_babel.wonders import score_wonder
 from sessions.api import schema
 
@@ -74,6 +74,11 @@ class WonderIn(serializers.Serializer):
 class ActionCardsIn(serializers.Serializer):
     building_disc_bonus = serializers.IntegerField(min_value=0, default=0)
     five_points = serializers.IntegerField(min_value=0, default=0)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):  # an unknown card is refused, not dropped (TB-20)
+            check_held_card_names(data, field="action_cards")
+        return super().to_internal_value(data)
 
 
 class DiscsIn(serializers.Serializer):
@@ -161,6 +166,8 @@ def seven_wonders_great_project(request: Request) -> Response:
         row: dict[str, Any] = {"name": outcome.name, "outcome": outcome.outcome, "times": outcome.times}
         if outcome.vp is not None:
             row["vp"] = outcome.vp
+        if outcome.defeat_tokens:  # a penalty's defeat tokens, after tile 22 (SW-10)
+            row["defeat_tokens"] = outcome.defeat_tokens
         results.append(row)
     return Response({"success": success, "results": results, "project": project(data["project"])})
 
@@ -211,6 +218,7 @@ def tower_of_babel_wonder(request: Request) -> Response:
     values = tuple(data["values"]) if "values" in data else table.row_values(data["row"])
     if "values" in data:
         table.row_values(data["row"])  # the row must still be a real one (TB-6)
+        check_row(values, field="values")
     points = score_wonder(data["parts"], values, table.present_points)
     return Response({"points": points, "values": list(values), "present_points": table.present_points})
 

@@ -20,14 +20,16 @@ BOARD_TEMPLATE = "boards/seven_wonders/_board.html"
 CONTROLS_TEMPLATE = "boards/seven_wonders/_controls.html"
 PHONE_TEMPLATE = "boards/seven_wonders/_phone.html"
 # On their own phone a player drafts in secret, says which tile they build this turn (in
-# secret until the table places the turn's tiles), takes participation markers and fills in
-# their sheet.
+# secret until the table places the turn's tiles), takes participation markers (from the
+# reserve when they join in the same turn as the one who took the last, SW-9), says the
+# turn is over and fills in their sheet.
 PHONE_EVENTS = {
     "sheet": sw.SHEET,
     "pick": sw.DRAFT_PICK,
     "declare": sw.DECLARE_TILE,
     "place": sw.BUILD_TILES,
     "participate": sw.PARTICIPATE,
+    "next-turn": sw.NEXT_TURN,
 }
 # A sheet's columns are its inputs' names; a player's tiles are typed on the draft or build form.
 ERROR_INPUTS = [
@@ -40,6 +42,7 @@ EVENTS = {
     "draft": sw.DRAFT_RECORD,
     "build": sw.BUILD_TILES,
     "participate": sw.PARTICIPATE,
+    "next-turn": sw.NEXT_TURN,
     "end-age": sw.END_AGE,
 }
 COLOUR_NAMES = {
@@ -106,6 +109,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "sw_coins": [scored[s].coins if s in scored else None for s in state["seats"]],
         "sw_corrected": bool(state["corrections"]["tiles"] or state["corrections"]["projects"]),
         "sw_group": session.group_id,
+        "sw_age": state["age"],
     }
 
 
@@ -139,17 +143,22 @@ def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, 
             "colour_name": COLOUR_NAMES[card["colour"]],
             "markers_left": state["markers_left"],
             "markers": [(names[s], n) for s, n in state["markers"].items()],
+            # SW-9: the turn, once the table counts turns, and who joined in it.
+            "turn": state.get("turn"),
+            "joined": [names[s] for s in state.get("joined", [])] if state.get("turn") is not None else [],
         }
     resolved = [
         {
             "age": r["age"],
             "name": project(r["project"], state.get("corrections"))["name"],
             "success": r["success"],
-            "outcomes": [(names[o["seat"]], o["outcome"], o["times"], o["vp"]) for o in r["outcomes"]],
+            "outcomes": [
+                (names[o["seat"]], o["outcome"], o["times"], o["vp"], o.get("defeat_tokens", 0)) for o in r["outcomes"]
+            ],
         }
         for r in state["resolved"]
     ]
-    return {"sw_project": current, "sw_resolved": resolved, "sw_age": state["age"]}
+    return {"sw_project": current, "sw_resolved": resolved}
 
 
 def _form(session: GameSession, seat: str, data: QueryDict | None = None) -> dict[str, Any]:
@@ -187,7 +196,24 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
         "sw_forms": [{"name": names[s], **_form(session, s)} for s in state["seats"]],
         "sw_seats": [(s, names[s]) for s in state["seats"]],
         "sw_unbuilt": [t for t in range(1, 25) if t not in built],
+        "sw_participants": _participants(state, names) if state["projects_on"] and state["age"] <= 3 else [],
+        "sw_turn": (state.get("turn") or 1) if state["projects_on"] else None,
+        # SW-4, SW-7: every table ends its ages, whatever the modules (the tiles' amounts follow).
+        "sw_end_age": (state["tiles_on"] or state["projects_on"]) and state["age"] <= 3,
+        "sw_age": state["age"],
     }
+
+
+def _participants(state: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """Who the host can record a participation for (SW-9): with markers left, everyone who
+    has not joined in this turn (when the table counts turns); with none left, those who join
+    in the same turn as the one who took the last take one from the reserve."""
+    counted = state.get("turn") is not None
+    joined = set(state.get("joined", [])) if counted else set()
+    reserve = state["markers_left"] == 0
+    if reserve and counted and not joined:
+        return []  # the card was empty before this turn: nobody can join (SW-9)
+    return [{"seat": s, "name": names[s], "reserve": reserve} for s in state["seats"] if s not in joined]
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
@@ -198,9 +224,17 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     state = session.state["game"]
     context: dict[str, Any] = {"my_sheet": _form(session, seat)}
     if state["projects_on"] and state["age"] <= 3:
+        counted = state.get("turn") is not None
+        joined = state.get("joined", []) if counted else []
         context["my_markers"] = {
             "mine": state["markers"].get(seat, 0),
             "left": state["markers_left"],
+            # SW-9: at most once per turn (once the table counts turns); with no marker left,
+            # a player who joins in the same turn as the one who took the last takes one from
+            # the reserve.
+            "joined": seat in joined,
+            "reserve": state["markers_left"] == 0 and seat not in joined and (bool(joined) or not counted),
+            "turn": state.get("turn") or 1,
         }
     if state["tiles_on"] and state["draft_step"]:
         effects = tile_effects(state.get("corrections"))
@@ -226,7 +260,9 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
     if event_type == sw.DRAFT_PICK:
         return {"seat": seat, "tile": _number(data.get("tile"))}
     if event_type == sw.PARTICIPATE:
-        return {"seat": seat, "same_turn_reserve": False}
+        return {"seat": seat, "same_turn_reserve": "same_turn_reserve" in data}
+    if event_type == sw.NEXT_TURN:
+        return _turn_payload(data)
     if event_type == sw.DECLARE_TILE:
         return {"seat": seat, "tile": _number(data.get("tile")) if data.get("tile") else None}
     if event_type == sw.BUILD_TILES:
@@ -254,9 +290,16 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
         return {"tiles": {s: _number(data.get(f"built_{s}")) for s in seats if data.get(f"built_{s}")}}
     if event_type == sw.PARTICIPATE:
         return {"seat": data.get("seat"), "same_turn_reserve": "same_turn_reserve" in data}
+    if event_type == sw.NEXT_TURN:
+        return _turn_payload(data)
     if event_type == sw.END_AGE:
         return {"cannot_suffer": [s for s in seats if f"cannot_suffer_{s}" in data]}
     return _sheet_payload(data, seat=data.get("seat", ""), session=session)
+
+
+def _turn_payload(data: QueryDict) -> dict[str, Any]:
+    """The turn the sender saw end, so that a second press for it is refused (SW-9)."""
+    return {"turn": _number(data.get("turn"))} if data.get("turn") else {}
 
 
 def preview(data: QueryDict, session: GameSession) -> dict[str, Any]:
@@ -346,6 +389,15 @@ def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
                     "verified": False,
                 }
             )
+        # SW-10: defeat tokens of the penalty, which tile 22 multiplies (none in the fan data).
+        fields.append(
+            {
+                "path": f"project.{card['slug']}.penalty_defeat_tokens",
+                "label": _("defeat tokens the penalty gives"),
+                "value": fixed["penalty_defeat_tokens"],
+                "verified": False,
+            }
+        )
         name = _("%(name)s (age %(age)d)") % {"name": card["name"], "age": card["age"]}
         sections.append({"name": name, "rule": "SW-11", "fields": fields})
     return sections
@@ -367,6 +419,10 @@ def edition_overrides(data: QueryDict) -> dict[str, Any]:
             vp = _number(data.get(f"project.{slug}.reward_vp", str(card["reward"]["vp"])))
             if vp != card["reward"]["vp"]:
                 fixed["reward_vp"] = vp
+        printed_tokens = card["penalty_defeat_tokens"]
+        tokens = _number(data.get(f"project.{slug}.penalty_defeat_tokens", str(printed_tokens)))
+        if tokens != printed_tokens:
+            fixed["penalty_defeat_tokens"] = tokens
         if fixed:
             projects[slug] = fixed
     return {key: value for key, value in (("tiles", tiles), ("projects", projects)) if value}
