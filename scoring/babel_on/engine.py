@@ -3,7 +3,13 @@
 The table first confirms the set-up (``bo.setup``: each player's colour, the extra colour
 for 2-3 players, BO-2), then rolls off for the first player (``bo.rolloff``, BO-3). Each
 turn the active player calls even or odd and rolls (``bo.roll``, BO-5): a right call leaves
-a draw or a move to record (``bo.draw``, ``bo.move``), a wrong one is a miss. Bonus blocks
+a draw or a move to record (``bo.draw``, ``bo.move``), a wrong one is a miss. The rule text
+is cut at a wrong call ("you may either ..."): a roll sent with ``miss_choice`` (the forms
+always send it) keeps the turn open until the table records what it agreed (``bo.miss``: a
+pass, or one block drawn onto the player's own tower); without it the die goes on at once, as
+the logs recorded before this Decision expect. A draw or a move the table cannot complete
+(too few blocks in the bag, too little room on the tower, too few blocks that may be taken
+off) is made with as many blocks as can be (Decision). Bonus blocks
 (``bo.bonus``, BO-6), knocked-over towers (``bo.knock``, BO-12) and a manual adjustment
 with a note (``bo.adjust``) can be recorded too. Every placement and removal is checked
 against BO-7..BO-11. At the end of each round the towers are checked (BO-13) and a perfect
@@ -33,13 +39,15 @@ from scoring.babel_on.tower import (
     failures,
     floor_number,
     is_perfect,
+    most_removable,
+    room,
     value,
 )
 from scoring.engine import JSON, Standing
 from scoring.errors import RuleError, gettext_noop
 
 SETUP, ROLLOFF, ROLL, DRAW, MOVE = "bo.setup", "bo.rolloff", "bo.roll", "bo.draw", "bo.move"
-BONUS, KNOCK, ADJUST = "bo.bonus", "bo.knock", "bo.adjust"
+BONUS, KNOCK, ADJUST, MISS = "bo.bonus", "bo.knock", "bo.adjust", "bo.miss"
 EVEN, ODD = "even", "odd"
 NOTE_LIMIT = 500
 
@@ -82,7 +90,7 @@ class BabelOn:
         }
 
     def event_types(self) -> frozenset[str]:
-        return frozenset({SETUP, ROLLOFF, ROLL, DRAW, MOVE, BONUS, KNOCK, ADJUST})
+        return frozenset({SETUP, ROLLOFF, ROLL, DRAW, MOVE, BONUS, KNOCK, ADJUST, MISS})
 
     def apply(self, state: JSON, *, type: str, payload: Mapping[str, JSON]) -> JSON:
         handlers = {
@@ -94,6 +102,7 @@ class BabelOn:
             BONUS: ("playing", _bonus),
             KNOCK: ("playing", _knock),
             ADJUST: ("playing", _adjust),
+            MISS: ("playing", _miss),
         }
         if type not in handlers:
             raise RuleError(gettext_noop("Unknown event type {type}."), field="type", params={"type": type})
@@ -235,7 +244,16 @@ def meaning(call: str, rolled: int) -> str:
 
 def _roll(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
     if s["pending"] is not None:
+        if s["pending"]["kind"] == "miss":
+            raise RuleError(
+                gettext_noop("Record what the wrong call gives first: a pass, or one block drawn."),
+                field="type",
+                rule="BO-5",
+            )
         raise RuleError(gettext_noop("Record the blocks of this roll first."), field="type", rule="BO-5")
+    hold = payload.get("miss_choice", False)
+    if not isinstance(hold, bool):
+        raise RuleError(gettext_noop("Choose yes or no."), field="miss_choice")
     call = payload.get("call")
     if call not in (EVEN, ODD):
         raise RuleError(gettext_noop("Call even or odd before rolling."), field="call", rule="BO-5")
@@ -249,9 +267,9 @@ def _roll(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
         "digital": digital,
         "outcome": outcome,
     }
-    if outcome == "miss":
+    if outcome == "miss" and not hold:
         _end_turn(s)
-    else:
+    else:  # a right call, or a wrong one whose choice the table records in this turn
         s["pending"] = {"kind": outcome, "count": rolled}
 
 
@@ -261,24 +279,58 @@ def _need_pending(s: dict[str, Any], kind: str) -> int:
         message = {
             "draw": gettext_noop("Only a right call of even draws blocks from the bag."),
             "move": gettext_noop("Only a right call of odd moves blocks between towers."),
+            "miss": gettext_noop("Only after a wrong call does the table record a pass or one block drawn."),
         }[kind]
         raise RuleError(message, field="type", rule="BO-5")
     count: int = pending["count"]
     return count
 
 
+def draw_limit(state: JSON, count: int) -> int:
+    """How many of ``count`` blocks the active player can draw and place: no more than the bag
+    holds or their tower has room for (Decision, BO-5: the rest of the roll is lost)."""
+    return min(count, sum(state["bag"].values()), room(state["towers"][state["active"]]))
+
+
+def move_limit(state: JSON, count: int) -> int:
+    """How many of ``count`` blocks can be moved: no more than can be taken off the live towers
+    one after another (Decision, BO-5, BO-9). Every block taken off can always go back."""
+    live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
+    found = 0
+    for seat in live:
+        found += most_removable(
+            state["towers"][seat], state["colours"][seat], by_owner=seat == state["active"], cap=count - found
+        )
+        if found >= count:
+            break
+    return found
+
+
 def _draw(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
-    """Exactly the rolled number of blocks from the bag, all onto the player's own tower."""
+    """The rolled number of blocks from the bag, all onto the player's own tower; as many as
+    can be when the bag or the tower runs short (Decision, BO-5)."""
     count = _need_pending(s, "draw")
-    raw = _list(payload.get("blocks"), "blocks")
-    if len(raw) != count:
-        left = sum(s["bag"].values())
-        if left < count:
+    _draw_blocks(s, _list(payload.get("blocks"), "blocks"), count)
+    _end_turn(s)
+
+
+def _draw_blocks(s: dict[str, Any], raw: list[Any], count: int) -> None:
+    limit = draw_limit(s, count)
+    if len(raw) != limit:
+        if limit < count:
             raise RuleError(
-                gettext_noop("The bag holds only {left} blocks: record what happened as a manual adjustment."),
+                gettext_noop(
+                    "Only {limit} of the {count} blocks can be drawn ({left} in the bag, room for {room} on "
+                    "the tower): draw {limit}."
+                ),
                 field="blocks",
                 rule="BO-5",
-                params={"left": left},
+                params={
+                    "limit": limit,
+                    "count": count,
+                    "left": sum(s["bag"].values()),
+                    "room": room(s["towers"][s["active"]]),
+                },
             )
         raise RuleError(
             gettext_noop("Draw exactly {count} blocks and place every one."),
@@ -292,15 +344,39 @@ def _draw(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
         colour = _from_bag(s, _mapping(block, field).get("colour"), f"{field}.colour")
         floor, cell = _place(block, field)
         _add(s, seat, floor, cell, colour, field=field)
+
+
+def _miss(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
+    """Decision (BO-5, the cut text "If you guessed wrong, you may either ..."): the table
+    records what it agreed a wrong call gives, in the same turn: a pass, or one block drawn
+    from the bag onto the player's own tower (none if the bag or the tower has none to give).
+    Then the die goes to the left."""
+    _need_pending(s, "miss")
+    choice = payload.get("choice")
+    if choice not in ("pass", "draw"):
+        raise RuleError(gettext_noop("Choose a pass or a block drawn."), field="choice", rule="BO-5")
+    if choice == "draw":
+        _draw_blocks(s, _list(payload.get("blocks"), "blocks"), value("wrong_call_draw"))
+    s["last_roll"]["choice"] = choice
     _end_turn(s)
 
 
 def _move(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
-    """Exactly the rolled number of blocks: all removals first, then all additions (BO-9)."""
-    count = _need_pending(s, "move")
+    """The rolled number of blocks: all removals first, then all additions (BO-9); as many as
+    can be taken off when fewer can (Decision, BO-5). ``additions[i].block`` says which block
+    taken off (by its place in ``removals``, from 0) goes there; without it, the i-th."""
+    rolled = _need_pending(s, "move")
+    count = move_limit(s, rolled)
     removals = _list(payload.get("removals"), "removals")
     additions = _list(payload.get("additions"), "additions")
     for name, given in (("removals", removals), ("additions", additions)):
+        if len(given) != count and count < rolled:
+            raise RuleError(
+                gettext_noop("Only {count} of the {rolled} blocks can be taken off the towers: move {count}."),
+                field=name,
+                rule="BO-5",
+                params={"count": count, "rolled": rolled},
+            )
         if len(given) != count:
             raise RuleError(
                 gettext_noop("Move exactly {count} blocks: take them all off, then add them all."),
@@ -316,11 +392,16 @@ def _move(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
         check_remove(tower, floor, cell, owner_colour=s["colours"][seat], by_owner=seat == s["active"], field=field)
         taken.append(tower[floor - 1][cell])
         _set(s, seat, floor, cell, None)
-    order = [_mapping(a, f"additions[{i}]").get("block", i) for i, a in enumerate(additions)]
-    if sorted(order) != list(range(count)):
-        raise RuleError(
-            gettext_noop("Each block taken off goes back onto a tower once."), field="additions", rule="BO-9"
-        )
+    order: list[int] = []
+    for index, addition in enumerate(additions):
+        block = _mapping(addition, f"additions[{index}]").get("block", index)
+        if isinstance(block, bool) or not isinstance(block, int) or not 0 <= block < count or block in order:
+            raise RuleError(
+                gettext_noop("Each block taken off goes back onto a tower once."),
+                field=f"additions[{index}].block",
+                rule="BO-9",
+            )
+        order.append(block)
     for index, (addition, block) in enumerate(zip(additions, order, strict=True)):
         field = f"additions[{index}]"
         seat, floor, cell = _address(s, addition, field)

@@ -194,6 +194,49 @@ def check_remove(tower: Tower, floor: int, cell: int, *, owner_colour: str, by_o
         )
 
 
+def room(tower: Tower) -> int:
+    """How many blocks the tower can still take, one after another: every empty cell, since a
+    tower that is not full always has a place on its lowest incomplete floor (BO-7, BO-8)."""
+    return sum(1 for floor in tower for cell in floor if cell is None)
+
+
+def most_removable(tower: Tower, owner_colour: str, *, by_owner: bool, cap: int) -> int:
+    """The most blocks (at most ``cap``) that can be taken off the tower one after another,
+    each removal checked as a move checks it (BO-7, BO-8, BO-10, BO-11). Taking one block
+    off can free another (the one under it) or keep one (BO-8), so the orders are searched;
+    a tower reached twice is searched once."""
+    best = 0
+    seen: set[tuple[tuple[str | None, ...], ...]] = set()
+
+    def search(current: Tower, taken: int) -> bool:
+        nonlocal best
+        best = max(best, taken)
+        key = tuple(tuple(floor) for floor in current)
+        if best >= cap or key in seen:
+            return best >= cap
+        seen.add(key)
+        for number, floor in enumerate(current, start=1):
+            for index, colour in enumerate(floor):
+                if colour is None or not _removable(current, number, index, owner_colour, by_owner):
+                    continue
+                after = [list(f) for f in current]
+                after[number - 1][index] = None
+                if search(after, taken + 1):
+                    return True
+        return False
+
+    search([list(floor) for floor in tower], 0)
+    return best
+
+
+def _removable(tower: Tower, floor: int, cell: int, owner_colour: str, by_owner: bool) -> bool:
+    try:
+        check_remove(tower, floor, cell, owner_colour=owner_colour, by_owner=by_owner, field="")
+    except RuleError:
+        return False
+    return True
+
+
 def check_built(tower: Tower, *, field: str) -> None:
     """A whole tower given at once must be one that could stand (BO-7, BO-8)."""
     for number, floor in enumerate(tower, start=1):

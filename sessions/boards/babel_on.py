@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_on import engine as bo
-from scoring.babel_on.tower import blocks, cells, floors, suggested_places, value
+from scoring.babel_on.tower import blocks, cells, floors, room, suggested_places, value
 from scoring.errors import RuleError
 from sessions.boards.turns import check_turn_form
 from sessions.games import COLOUR_NAMES
@@ -23,7 +23,7 @@ BOARD_TEMPLATE = "boards/babel_on/_board.html"
 CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
 # The player whose turn it is calls, rolls, records the blocks and adds bonus blocks from their own phone.
 PHONE_TEMPLATE = "boards/babel_on/_phone.html"
-PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE, "bonus": bo.BONUS}
+PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE, "bonus": bo.BONUS, "miss": bo.MISS}
 # A drawn block's place is typed on the draw form, a bonus block's on the bonus form.
 ERROR_INPUTS = [
     (r"colours\.(\w+)", r"colour_\1"),
@@ -31,6 +31,7 @@ ERROR_INPUTS = [
     (r"blocks\[(\d+)\]\.colour", r"colour_\1"),
     (r"blocks\[(\d+)\].*", r"spot_\1 bonus_\1"),
     (r"removals\[(\d+)\].*", r"from_\1"),
+    (r"additions\[(\d+)\]\.block", r"put_\1"),
     (r"additions\[(\d+)\]\.tower", r"to_tower_\1"),
     (r"additions\[(\d+)\].*", r"to_place_\1"),
 ]
@@ -43,12 +44,15 @@ EVENTS = {
     "bonus": bo.BONUS,
     "knock": bo.KNOCK,
     "adjust": bo.ADJUST,
+    "miss": bo.MISS,
 }
 CELL_NAMES = {"nw": _("north-west"), "ne": _("north-east"), "sw": _("south-west"), "se": _("south-east")}
 OUTCOMES = {
     "draw": _("draw %(count)s blocks from the bag and add them all to your own tower"),
     "move": _("move %(count)s blocks between towers: take them all off first, then add them"),
     "miss": _("a miss: the die goes to the left"),
+    "miss_open": _("a wrong call: the table records a pass or one block drawn, then the die goes to the left"),
+    "miss_draw": _("a miss: one block drawn, as the table agreed; the die goes to the left"),
 }
 CALLS = {"even": _("even"), "odd": _("odd")}
 WON_BY = {"perfect": _("a perfect tower"), "last_standing": _("last player standing")}
@@ -120,7 +124,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
             "roll": last["roll"],
             "digital": last["digital"],
             "outcome": last["outcome"],
-            "meaning": OUTCOMES[last["outcome"]] % {"count": last["roll"]},
+            "meaning": OUTCOMES[_outcome(state)] % {"count": last["roll"]},
         }
     return {
         "bo": state,
@@ -138,6 +142,30 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "bo_last_check": state["checks"][-1] if state["checks"] else None,
         "bo_adjustments": state["adjustments"][-5:],
     }
+
+
+def _outcome(state: dict[str, Any]) -> str:
+    """The last roll's meaning, with the wrong call's choice (Decision, BO-5) once known."""
+    last = state["last_roll"]
+    if last["outcome"] != "miss":
+        return str(last["outcome"])
+    pending = state["pending"]
+    if pending and pending["kind"] == "miss":
+        return "miss_open"
+    return "miss_draw" if last.get("choice") == "draw" else "miss"
+
+
+def _rows(state: dict[str, Any], kind: str) -> int:
+    """How many blocks the form of the pending ``kind`` asks for: the roll, or as many as the
+    table can draw or move when fewer (Decision, BO-5); one (or none) after a wrong call."""
+    pending = state["pending"]
+    if state["phase"] != "playing" or not pending or pending["kind"] != kind:
+        return 0
+    if kind == "draw":
+        return bo.draw_limit(state, pending["count"])
+    if kind == "move":
+        return bo.move_limit(state, pending["count"])
+    return bo.draw_limit(state, value("wrong_call_draw"))
 
 
 def _all_places() -> list[tuple[str, str]]:
@@ -180,11 +208,24 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
     if state["phase"] != "playing":
         return context
     pending = state["pending"]
-    if pending and pending["kind"] == "draw":
-        rows = suggested_places(state["towers"][state["active"]], pending["count"])
-        context["bo_draw"] = [{"index": i, "place": rows[i] if i < len(rows) else ""} for i in range(pending["count"])]
+    context["bo_pending"] = pending["kind"] if pending else None
+    if pending and pending["kind"] in ("draw", "miss"):
+        count = _rows(state, pending["kind"])
+        places = suggested_places(state["towers"][state["active"]], count)
+        context["bo_draw"] = [{"index": i, "place": places[i]} for i in range(count)]
+        if pending["kind"] == "draw" and count < pending["count"]:
+            context["bo_short"] = {
+                "count": pending["count"],
+                "limit": count,
+                "left": sum(state["bag"].values()),
+                "room": room(state["towers"][state["active"]]),
+            }
     if pending and pending["kind"] == "move":
-        context["bo_move"] = list(range(pending["count"]))
+        count = _rows(state, "move")
+        context["bo_move"] = list(range(count))
+        context["bo_move_blocks"] = [(str(i), gettext("block %(n)s") % {"n": i + 1}) for i in range(count)]
+        if count < pending["count"]:
+            context["bo_short"] = {"count": pending["count"], "limit": count}
     context["bo_occupied"] = [
         (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
         for seat in live
@@ -254,15 +295,28 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             return {"digital": True}
         return {"rolls": {seat: _int(data.get(f"roll_{seat}")) for seat in state["rolloff"]["contenders"]}}
     if event_type == bo.ROLL:
-        return {"call": data.get("call"), "roll": None if data.get("die") == "app" else _int(data.get("roll"))}
-    count = (state["pending"] or {}).get("count", 0)
+        # The forms keep the turn open on a wrong call, for the table's choice (Decision, BO-5).
+        roll = None if data.get("die") == "app" else _int(data.get("roll"))
+        return {"call": data.get("call"), "roll": roll, "miss_choice": True}
     if event_type == bo.DRAW:
-        return {"blocks": [{"colour": data.get(f"colour_{i}"), **_place(data.get(f"spot_{i}"))} for i in range(count)]}
+        return {"blocks": _drawn(data, _rows(state, "draw"))}
+    if event_type == bo.MISS:
+        choice = data.get("choice")
+        return (
+            {"choice": choice, "blocks": _drawn(data, _rows(state, "miss"))} if choice == "draw" else {"choice": choice}
+        )
     if event_type == bo.MOVE:
+        count = _rows(state, "move")
         return {
             "removals": [_block(data.get(f"from_{i}")) for i in range(count)],
+            # Which block taken off goes there (``put_<row>``, from 0): a stack moved keeps its order.
             "additions": [
-                {"tower": data.get(f"to_tower_{i}"), **_place(data.get(f"to_place_{i}"))} for i in range(count)
+                {
+                    "tower": data.get(f"to_tower_{i}"),
+                    "block": _int(data.get(f"put_{i}", str(i))),
+                    **_place(data.get(f"to_place_{i}")),
+                }
+                for i in range(count)
             ],
         }
     if event_type == bo.BONUS:
@@ -278,6 +332,10 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             {"tower": data.get("add_tower"), "colour": data.get("add_colour"), **_place(data.get("add_place"))}
         ]
     return adjusted
+
+
+def _drawn(data: QueryDict, count: int) -> list[dict[str, Any]]:
+    return [{"colour": data.get(f"colour_{i}"), **_place(data.get(f"spot_{i}"))} for i in range(count)]
 
 
 def _place(raw: str | None) -> dict[str, Any]:

@@ -1,0 +1,287 @@
+"""Issue 14, Babel On!: a legal move the forms refused (BO-7) and the two open points of the cut
+rule text (BO-5): what a wrong call gives, and a draw or a move the table cannot complete. The
+host's page, the active player's phone and the REST events API go through the same engine."""
+
+import copy
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from scoring.babel_on import engine as bo
+from scoring.babel_on.tower import cells, tower_from_floors
+from scoring.errors import RuleError
+from sessions import services
+from tests import test_babel_on_phones
+from tests.conftest import advance, play
+from tests.test_babel_on_pages import game
+from tests.test_babel_on_phones import keys, my_turn, phone, send
+
+ENGINE = bo.BabelOn()
+MISS = "bo.miss"  # the wrong call's choice (Decision, BO-5)
+
+
+table = test_babel_on_phones.table  # Ada (blue) won the roll-off against Bruno (red)
+
+
+def page(client, session):
+    return client.get(f"/s/{session.pk}/").content.decode()
+
+
+def api(member, session, type, **payload):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=member)[0].key}")
+    session.refresh_from_db()
+    body = {"type": type, "expected_version": session.version, "payload": payload}
+    return client.post(f"/api/v1/sessions/{session.pk}/events/", body, format="json")
+
+
+def block(colour, place):
+    floor, _sep, cell = place.partition("-")
+    return {"colour": colour, "floor": int(floor), "cell": cell}
+
+
+# --- BO-7: which block taken off goes where --------------------------------------------------
+
+STACK_MOVE = {
+    # Off: the red on top first, then the green under it, then the green beside it.
+    "from_0": "{ada}:2:nw",
+    "from_1": "{ada}:1:nw",
+    "from_2": "{ada}:1:ne",
+    # On: the green (taken off 2nd) first, the red (taken off 1st) on it last: the stack keeps its order.
+    "put_0": "1",
+    "to_tower_0": "{bruno}",
+    "to_place_0": "1-nw",
+    "put_1": "0",
+    "to_tower_1": "{bruno}",
+    "to_place_1": "2-nw",
+    "put_2": "2",
+    "to_tower_2": "{bruno}",
+    "to_place_2": "1-ne",
+}
+
+
+@pytest.mark.parametrize("via", ["host", "phone"])
+def test_bo_7_a_stack_moved_top_block_off_first_and_on_last_keeps_its_order(via, member_client, table):
+    session, code, ada, bruno = table
+    advance(session, bo.ROLL, call="even", roll=4)
+    drawn = [block("green", "1-nw"), block("red", "2-nw"), block("green", "1-ne"), block("blue", "1-sw")]
+    advance(session, bo.DRAW, blocks=drawn)
+    advance(session, bo.ROLL, call="odd", roll=3)  # Bruno's right call: three blocks to move
+    data = {name: value.format(ada=ada, bruno=bruno) for name, value in STACK_MOVE.items()}
+    if via == "host":
+        assert 'name="put_2"' in page(member_client, session)
+        twice = play(member_client, session, "move", **{**data, "put_1": "1"})
+        response = play(member_client, session, "move", **data)
+    else:
+        bruno_phone = phone(code, bruno)
+        section = my_turn(bruno_phone, code)
+        assert '<select name="put_2">' in section
+        assert '<option value="2" selected>block 3</option>' in section  # the i-th block by default
+        twice = send(bruno_phone, code, **{**data, "put_1": "1"})
+        response = send(bruno_phone, code, **data)
+    # One block put on twice is refused on its row with the rule, and nothing changes (BO-9).
+    assert twice.status_code == 400
+    assert "Each block taken off goes back onto a tower once. (rule BO-9)" in twice.content.decode()
+    assert response.status_code == 302
+    state = game(session)
+    assert state["towers"][bruno][:2] == [["green", "green", None, None], ["red", None, None, None]]
+    assert state["towers"][ada][:2] == [[None, None, "blue", None], [None] * 4]
+    assert state["active"] == ada
+
+
+def test_bo_7_without_the_mapping_the_ith_block_off_is_the_ith_put_on_as_before():
+    state = ENGINE.initial_state(seats=["1", "2"], options={}, seed=1)
+    state = ENGINE.apply(state, type=bo.SETUP, payload={"colours": {"1": "blue", "2": "red"}})
+    state = ENGINE.apply(state, type=bo.ROLLOFF, payload={"rolls": {"1": 1, "2": 6}})
+    state["towers"]["1"] = tower_from_floors([["green", None, None, None], ["red", None, None, None]])
+    state = ENGINE.apply(state, type=bo.ROLL, payload={"call": "odd", "roll": 1})
+    off = [{"tower": "1", "floor": 2, "cell": "nw"}]
+    for bad in (True, "0", 1, -1):
+        with pytest.raises(RuleError) as error:
+            ENGINE.apply(
+                state,
+                type=bo.MOVE,
+                payload={"removals": off, "additions": [{"tower": "2", "floor": 1, "cell": "nw", "block": bad}]},
+            )
+        assert (error.value.rule, error.value.field) == ("BO-9", "additions[0].block")
+    moved = ENGINE.apply(
+        state, type=bo.MOVE, payload={"removals": off, "additions": [{"tower": "2", "floor": 1, "cell": "nw"}]}
+    )
+    assert moved["towers"]["2"][0][0] == "red"
+
+
+# --- BO-5, open point: a wrong call ----------------------------------------------------------
+
+
+def test_bo_5_a_wrong_call_keeps_the_turn_until_the_table_records_one_block_drawn(member_client, table):
+    session, _code, ada, bruno = table
+    play(member_client, session, "roll", call="odd", roll="4", die="typed")
+    state = game(session)
+    assert (state["active"], state["pending"]) == (ada, {"kind": "miss", "count": 4})
+    html = page(member_client, session)
+    assert "Ada: a wrong call" in html
+    assert "The rule text stops at “If you guessed wrong, you may either …”" in html  # the Decision, shown
+    assert "Pass: the die goes to the left" in html
+    assert "Draw this block" in html
+    again = play(member_client, session, "roll", call="odd", roll="3", die="typed")
+    assert "(rule BO-5)" in again.content.decode()
+    response = play(member_client, session, "miss", choice="draw", colour_0="green", spot_0="1-nw")
+    assert response.status_code == 302
+    state = game(session)
+    assert state["towers"][ada][0] == ["green", None, None, None]
+    assert (state["bag"]["green"], state["active"], state["round"]) == (23, bruno, 1)
+    assert "a miss: one block drawn, as the table agreed" in page(member_client, session)
+
+
+def test_bo_5_an_adjustment_after_a_wrong_call_stays_in_that_turn(member_client, table):
+    session, _code, ada, bruno = table
+    play(member_client, session, "roll", call="even", roll="3", die="typed")
+    note = "Ada's wrong call: as agreed, she puts a green on her tower"
+    adjusted = {"note": note, "add_colour": "green", "add_tower": ada, "add_place": "1-nw", "end_turn": "on"}
+    assert play(member_client, session, "adjust", **adjusted).status_code == 302
+    state = game(session)
+    assert state["adjustments"] == [{"note": note, "round": 1, "active": ada}]
+    assert (state["active"], state["round"], state["pending"]) == (bruno, 1, None)  # Bruno's turn is his own
+
+
+def test_bo_5_the_wrong_call_choice_is_made_on_the_players_own_phone(table):
+    session, code, ada, bruno = table
+    ada_phone, bruno_phone = phone(code, ada), phone(code, bruno)
+    send(ada_phone, code, call="even", die="typed", roll="5")
+    section = my_turn(ada_phone, code)
+    assert keys(section)["move"] == "miss"
+    assert "Pass: the die goes to the left" in section
+    assert "Waiting for Ada to play." in bruno_phone.get(f"/j/{code}/").content.decode()
+    assert send(ada_phone, code, choice="pass").status_code == 302
+    state = game(session)
+    assert (state["active"], state["last_roll"]["choice"]) == (bruno, "pass")
+    assert state["towers"][ada][0] == [None] * 4
+
+
+def test_bo_5_the_events_api_records_the_wrong_call_choice_as_the_pages_do(member, table):
+    session, _code, ada, bruno = table
+    assert api(member, session, bo.ROLL, call="odd", roll=2, miss_choice=True).status_code == 201
+    assert game(session)["pending"] == {"kind": "miss", "count": 2}
+    assert api(member, session, MISS, choice="draw", blocks=[]).status_code == 400  # one block, as agreed
+    response = api(member, session, MISS, choice="draw", blocks=[block("blue", "1-nw")])
+    assert response.status_code == 201
+    assert (game(session)["towers"][ada][0][0], game(session)["active"]) == ("blue", bruno)
+    # A roll without miss_choice (every log recorded before this Decision) hands the die on at once.
+    assert api(member, session, bo.ROLL, call="odd", roll=2).status_code == 201
+    assert (game(session)["active"], game(session)["pending"]) == (ada, None)
+
+
+# --- BO-5, open point: a draw or a move the table cannot complete ----------------------------
+
+
+def fill(session, counts):
+    """One manual adjustment putting blocks from the bag on the towers, floor by floor."""
+    bag = dict(game(session)["bag"])
+    add = []
+    for seat, count in counts.items():
+        for n in range(count):
+            colour = max(bag, key=bag.get)
+            bag[colour] -= 1
+            add.append({"tower": seat, "colour": colour, "floor": n // 4 + 1, "cell": cells()[n % 4]})
+    advance(session, bo.ADJUST, note="the towers of a long game", add=add)
+
+
+@pytest.fixture
+def four(member_client, night, players):
+    """Four players (no extra colour, 88 blocks in the bag); Ada starts."""
+    session = services.create_session(night=night, game="babel-on", players=players, seed=11)
+    seats = [seat.key for seat in session.seats.all()]
+    advance(session, "session.start")
+    advance(session, bo.SETUP, colours=dict(zip(seats, ["blue", "red", "green", "yellow"], strict=True)))
+    advance(session, bo.ROLLOFF, rolls={seat: 6 if n == 0 else 1 for n, seat in enumerate(seats)})
+    return session, seats
+
+
+@pytest.mark.parametrize("via", ["host", "phone", "api"])
+def test_bo_5_a_draw_the_bag_cannot_complete_draws_the_blocks_left(via, member, member_client, four):
+    session, (ada, bruno, chiara, dieter) = four
+    fill(session, {bruno: 24, chiara: 24, dieter: 24, ada: 13})  # 3 blocks left in the bag
+    play(member_client, session, "roll", call="even", roll="4", die="typed")
+    left = [colour for colour, count in game(session)["bag"].items() for _ in range(count)]
+    assert len(left) == 3
+    html = page(member_client, session)
+    assert 'name="colour_2"' in html
+    assert 'name="colour_3"' not in html
+    assert "draw the 3 of the 4 rolled" in html  # the Decision, shown
+    places = ["4-ne", "4-sw", "4-se"]
+    if via == "api":
+        response = api(member, session, bo.DRAW, blocks=[block(c, p) for c, p in zip(left, places, strict=True)])
+        assert response.status_code == 201
+    else:
+        data = {f"colour_{i}": c for i, c in enumerate(left)} | {f"spot_{i}": p for i, p in enumerate(places)}
+        if via == "host":
+            response = play(member_client, session, "draw", **data)
+        else:
+            code = services.create_join_code(session=session).code
+            response = send(phone(code, ada), code, **data)
+        assert response.status_code == 302
+    state = game(session)
+    assert sum(state["bag"].values()) == 0
+    assert state["towers"][ada][3][1:] == left
+    assert (state["active"], state["pending"]) == (bruno, None)
+
+
+def test_bo_5_a_full_tower_draws_nothing_and_a_wrong_call_can_only_pass(member_client, four):
+    session, (ada, bruno, _chiara, _dieter) = four
+    fill(session, {ada: 24})
+    play(member_client, session, "roll", call="even", roll="2", die="typed")
+    html = page(member_client, session)
+    assert "Nothing to draw: end the turn" in html
+    assert "draw the 0 of the 2 rolled" in html
+    assert play(member_client, session, "draw").status_code == 302
+    assert game(session)["active"] == bruno
+    state = copy.deepcopy(game(session))
+    state["active"], state["pending"] = ada, {"kind": "miss", "count": 3}
+    assert bo.draw_limit(state, 1) == 0
+    with pytest.raises(RuleError) as error:
+        ENGINE.apply(state, type=MISS, payload={"choice": "draw", "blocks": [block("red", "1-nw")]})
+    assert error.value.rule == "BO-5"
+
+
+def test_bo_5_a_move_with_fewer_blocks_that_may_come_off_moves_those(member_client, table):
+    session, code, ada, bruno = table
+    # Ada's first floor is all blue (protected, BO-11) with a green on it: only the green may go.
+    advance(
+        session,
+        bo.ADJUST,
+        note="Ada's tower",
+        add=[{"tower": ada, "colour": "blue", "floor": 1, "cell": c} for c in cells()]
+        + [{"tower": ada, "colour": "green", "floor": 2, "cell": "nw"}],
+    )
+    advance(session, bo.ROLL, call="even", roll=1)  # Ada misses (an older log's roll): Bruno's turn
+    play(member_client, session, "roll", call="odd", roll="3", die="typed")
+    html = page(member_client, session)
+    assert "Only 1 of the 3 blocks rolled can be taken off the towers" in html
+    assert 'name="from_0"' in html
+    assert 'name="from_1"' not in html
+    section = my_turn(phone(code, bruno), code)
+    assert 'name="from_0"' in section
+    assert 'name="from_1"' not in section
+    response = play(
+        member_client, session, "move", from_0=f"{ada}:2:nw", put_0="0", to_tower_0=bruno, to_place_0="1-nw"
+    )
+    assert response.status_code == 302
+    state = game(session)
+    assert state["towers"][bruno][0] == ["green", None, None, None]
+    assert state["active"] == ada
+
+
+def test_bo_5_the_blocks_that_may_come_off_are_counted_in_every_order():  # BO-7, BO-8, BO-10, BO-11
+    from scoring.babel_on.tower import most_removable  # new with this Decision
+
+    stack = tower_from_floors(
+        [["green", "green", "green", "green"], ["red", "red", "red", None], ["red", None, None, None]]
+    )
+    # The floor-1 blocks can come off only once the floors above are gone (BO-7, BO-8).
+    assert most_removable(stack, "blue", by_owner=False, cap=5) == 5
+    assert most_removable(stack, "blue", by_owner=False, cap=3) == 3
+    protected = tower_from_floors([["blue"] * 4, ["green", None, None, None]])
+    assert most_removable(protected, "blue", by_owner=False, cap=5) == 1  # BO-11, for anyone
+    assert most_removable(protected, "blue", by_owner=True, cap=5) == 1
+    assert most_removable(tower_from_floors([]), "blue", by_owner=True, cap=5) == 0
