@@ -54,3 +54,48 @@ def test_sw_10_the_owner_corrects_the_defeat_tokens_of_a_penalty(owner_client, g
     response = owner_client.post(url, {"project.cranes.penalty_defeat_tokens": "11"})
     assert response.status_code == 400
     assert "SW-10" in response.content.decode()
+
+
+def test_sw_10_tomyris_takes_no_defeat_token_from_a_great_project_penalty():
+    """Seed 002: "Si Tomyris doit prendre des jetons Défaite suite aux pénalités des Grands
+    Projets, elle n'en prend pas"."""
+    players = [Participant("a", 1), Participant("b", 0), Participant("t", 0, takes_no_defeat_tokens=True)]
+    _success, outcomes = resolve("cranes", players, markers_left=1, age=1, tiles=[22], corrections=ONE_DEFEAT)
+    assert [(o.name, o.outcome, o.defeat_tokens) for o in outcomes] == [
+        ("a", "none", 0),
+        ("b", "penalty", 2),
+        ("t", "penalty", 0),
+    ]
+
+
+def leaders_table(group, players, *, leaders: bool):
+    corrections = {"projects": {slug: {"penalty_defeat_tokens": 1} for slug in AGE_ONE}}
+    services.set_edition_table(group=group, game="seven-wonders", overrides=corrections)
+    night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
+    options = {"great_projects": True, "leaders": leaders}
+    session = services.create_session(night=night, game="seven-wonders", players=players[:3], options=options, seed=4)
+    advance(session, "session.start")
+    seats = [seat.key for seat in session.seats.all()]
+    advance(session, sw.PARTICIPATE, seat=seats[0])
+    return session, seats
+
+
+def test_sw_10_the_host_says_who_plays_tomyris_when_the_age_ends(member_client, group, players):
+    session, seats = leaders_table(group, players, leaders=True)
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert 'name="tomyris"' in page
+    assert "Bérénice" in page
+    assert play(member_client, session, "end-age", tomyris=seats[2]).status_code == 302
+    session.refresh_from_db()
+    outcomes = {o["seat"]: (o["outcome"], o["defeat_tokens"]) for o in session.state["game"]["resolved"][0]["outcomes"]}
+    assert outcomes == {seats[0]: ("none", 0), seats[1]: ("penalty", 1), seats[2]: ("penalty", 0)}
+
+
+def test_sw_10_tomyris_is_refused_in_a_game_without_leaders(member_client, group, players):
+    session, seats = leaders_table(group, players, leaders=False)
+    assert 'name="tomyris"' not in member_client.get(f"/s/{session.pk}/").content.decode()
+    response = play(member_client, session, "end-age", tomyris=seats[2])
+    assert response.status_code == 400
+    assert "SW-10" in response.content.decode()
+    session.refresh_from_db()
+    assert session.state["game"]["age"] == 1

@@ -34,6 +34,7 @@ class SevenWonders:
             "sheets": {},
             "tiles_on": tiles_on,
             "projects_on": projects_on,
+            "leaders_on": bool(options.get("leaders")),
             # The group's card corrections when the session started (SW-7, SW-11).
             "corrections": check_corrections(options.get("table")),
         }
@@ -262,8 +263,14 @@ def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     spared = payload.get("cannot_suffer", [])
     if not isinstance(spared, list) or not set(spared) <= set(state["seats"]):
         raise RuleError(gettext_noop("List players of this session."), field="cannot_suffer")
+    tomyris = _tomyris(state, payload.get("tomyris"))
     players = [
-        Participant(seat, state["markers"].get(seat, 0), can_suffer_penalty=seat not in spared)
+        Participant(
+            seat,
+            state["markers"].get(seat, 0),
+            can_suffer_penalty=seat not in spared,
+            takes_no_defeat_tokens=seat == tomyris,
+        )
         for seat in state["seats"]
     ]
     visible = [t for t in visible_tiles(state) if t] if state["tiles_on"] else []
@@ -339,6 +346,18 @@ def _need_tiles(state: JSON) -> None:
         raise RuleError(
             gettext_noop("This game is played without the Tower of Babel tiles."), field="type", rule="SW-2"
         )
+
+
+def _tomyris(state: JSON, seat: JSON) -> str | None:
+    """Who plays Tomyris (Leaders), if anyone: she takes no defeat token from a Great Project
+    penalty (SW-10, seed 002)."""
+    if seat in (None, ""):
+        return None
+    if not state.get("leaders_on"):
+        raise RuleError(gettext_noop("This game is played without Leaders."), field="tomyris", rule="SW-10")
+    if seat not in state["seats"]:
+        raise RuleError(gettext_noop("Choose a player of this session."), field="tomyris")
+    return str(seat)
 
 
 def _need_age_in_play(state: JSON) -> None:

@@ -15,6 +15,9 @@ class Participant:
     name: str
     markers: int
     can_suffer_penalty: bool = True
+    takes_no_defeat_tokens: bool = False
+    """Tomyris (Leaders): "Si Tomyris doit prendre des jetons Défaite suite aux pénalités des
+    Grands Projets, elle n'en prend pas" (seed 002)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,8 @@ def resolve(
         elif player.markers:
             outcome = Outcome(player.name, "none")
         elif player.can_suffer_penalty:
-            outcome = Outcome(player.name, "penalty", 1, defeat_tokens=_penalty_defeat_tokens(card, tiles))
+            tokens = 0 if player.takes_no_defeat_tokens else _penalty_defeat_tokens(card, tiles)
+            outcome = Outcome(player.name, "penalty", 1, defeat_tokens=tokens)
         else:
             outcome = Outcome(player.name, "penalty_token", 1, data()["penalty_token_vp"]["value"][str(age)])
         results.append(outcome)

@@ -200,6 +200,7 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
         "sw_turn": (state.get("turn") or 1) if state["projects_on"] else None,
         # SW-4, SW-7: every table ends its ages, whatever the modules (the tiles' amounts follow).
         "sw_end_age": (state["tiles_on"] or state["projects_on"]) and state["age"] <= 3,
+        "sw_leaders": bool(state.get("leaders_on")),
         "sw_age": state["age"],
     }
 
@@ -293,7 +294,7 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     if event_type == sw.NEXT_TURN:
         return _turn_payload(data)
     if event_type == sw.END_AGE:
-        return {"cannot_suffer": [s for s in seats if f"cannot_suffer_{s}" in data]}
+        return {"cannot_suffer": [s for s in seats if f"cannot_suffer_{s}" in data], "tomyris": data.get("tomyris")}
     return _sheet_payload(data, seat=data.get("seat", ""), session=session)
 
 
