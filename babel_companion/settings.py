@@ -11,6 +11,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "sessions.apps.SessionsConfig",
@@ -91,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the login page with a 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "babel_companion.urls"
@@ -143,7 +147,15 @@ REDIS_URL = os.getenv("REDIS_URL", "")
 # Best a separate Redis database from the broker's: clearing the cache flushes its database.
 REDIS_CACHE_URL = os.getenv("REDIS_CACHE_URL", REDIS_URL)
 if REDIS_CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_CACHE_URL}}
+    # A cache that does not answer fails fast (pages recompute, the rate limits refuse with
+    # a 503: sessions.caching) instead of holding the request up for the kernel's timeouts.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -169,7 +181,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 # A broker that is down must not hang a request: publishing gives up quickly and the
 # nightly rebuild catches up (see sessions.tasks).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "socket_connect_timeout": 2}
+# A task taken by a worker that is then killed whole (acks_late covers only a lost pool
+# child) goes back to the queue once it has been unacknowledged this long; it must exceed
+# the longest task (the nightly rebuild: 13 s for 100,000 sessions, see bench/statistics.py),
+# or a task still running is delivered again (harmless, the tasks are idempotent, but wasted).
+# Workers look for such tasks every tenth of it (between 1 and 10 s).
+BROKER_VISIBILITY_TIMEOUT_SECONDS = envint("BROKER_VISIBILITY_TIMEOUT_SECONDS", "600")
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 1,
+    "socket_connect_timeout": 2,
+    "visibility_timeout": BROKER_VISIBILITY_TIMEOUT_SECONDS,
+    "unacked_restore_interval": max(1, min(10, BROKER_VISIBILITY_TIMEOUT_SECONDS // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULE = {
     # Recomputes ratings, history, tallies and game totals from the Results.
     "nightly-statistics-rebuild": {"task": "sessions.tasks.rebuild_statistics", "schedule": crontab(hour=4, minute=15)},
@@ -183,6 +207,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes refuses a login before the password is checked once the account or the address
+# has failed LOGIN_FAILURE_LIMIT times within LOGIN_COOLOFF_MINUTES; it counts in the database
+# (shared by every process, with or without Redis), by the address client_address() gives.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "10")
+LOGIN_COOLOFF_MINUTES = envint("LOGIN_COOLOFF_MINUTES", "15")
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "sessions.http.client_address"
+AXES_LOCKOUT_CALLABLE = "sessions.views.accounts.locked_out"
+AXES_RESET_ON_SUCCESS = True
+# A try while locked out does not restart the cool-off: the wait the page names holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Only the failures are kept (and only for the cool-off), not a log of every login.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -237,18 +281,30 @@ PROXY_COUNT = envint("PROXY_COUNT", "0")
 CALCULATOR_ANON_RATE = envstr("CALCULATOR_ANON_RATE", "120/minute")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "sessions.api.errors.exception_handler",
+    # JSON bodies only, refusing documents nested too deep with a 400 (not a RecursionError).
+    "DEFAULT_PARSER_CLASSES": ["sessions.api.parsers.JSONParser"],
     # "120/minute" style; 0 switches the anonymous calculator throttle off.
     "DEFAULT_THROTTLE_RATES": {"calculator": None if CALCULATOR_ANON_RATE == "0" else CALCULATOR_ANON_RATE},
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "sessions.api.pagination.Page",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, documenting the error answers of every operation.
+    "DEFAULT_SCHEMA_CLASS": "sessions.api.schema.AutoSchema",
 }
+# API tokens (django-rest-knox): the database keeps a SHA-512 digest of each key, never the
+# key; each token has a name and expires (the owner picks 30, 90 or 365 days).
+KNOX_TOKEN_MODEL = "babel.ApiToken"
+# knox's own migrations would create a table for its default model even though ours replaces
+# it: an unused table whose key to auth_user stops PostgreSQL from flushing the tables.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {"TOKEN_TTL": timedelta(days=90), "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False}
+API_TOKENS_PER_ACCOUNT = envint("API_TOKENS_PER_ACCOUNT", "20")
+
 # The OpenAPI 3 schema at /api/schema/ and its docs at /api/docs/ (assets vendored by the
 # sidecar package: no CDN).
 SPECTACULAR_SETTINGS = {

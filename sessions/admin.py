@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from sessions.models import (
+    ApiToken,
     GameNight,
     GameSession,
     GameStatistics,
@@ -96,3 +97,22 @@ class GameStatisticsAdmin(admin.ModelAdmin):
 class PlainResultAdmin(admin.ModelAdmin):
     list_display = ["game", "played_at", "player", "score", "rank", "winner", "source"]
     list_filter = ["source"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Names and dates only: the database holds a digest of each key, which cannot be used, and
+    neither it nor the key's first characters are shown. Staff may revoke (delete) a token;
+    a token is created by its owner on the API tokens page, where its key is shown once."""
+
+    list_display = ["name", "user", "created", "expiry"]
+    list_filter = ["expiry"]
+    search_fields = ["name", "user__username"]
+    fields = ["name", "user", "created", "expiry"]
+    readonly_fields = ["name", "user", "created", "expiry"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -11,19 +10,11 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from sessions.games import COLOUR_NAMES, Game
+from sessions.numbers import parse_sum
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 from sessions.models import GameNight, Player
-
-SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
-
-
-def parse_sum(text: str) -> int | None:
-    """``3+4+2`` → 9, ``-2`` → -2; None for anything else."""
-    if not SUM.match(text):
-        return None
-    return sum(int(term.replace(" ", "")) for term in re.findall(r"[+-]?\s*\d+", text))
 
 
 class IdempotentForm(forms.Form):

@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from knox.models import AbstractAuthToken
 
 from scoring import session as core
 from sessions.games import game_name
@@ -26,6 +27,9 @@ class Group(models.Model):
     # Per game, the group's values for components the rules digest marks unverified
     # ("our board says ..."). A session copies them when it is created.
     edition_tables = models.JSONField(default=dict, blank=True)
+    # Finished sessions may be pending beyond the one an update is queued for (an update that
+    # could not be queued, an import): the group's next update counts them all, in order.
+    statistics_behind = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("group")
@@ -414,3 +418,17 @@ class PlainResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.play}: {self.player_id}"
+
+
+class ApiToken(AbstractAuthToken):
+    """An API token of django-rest-knox (``KNOX_TOKEN_MODEL``): only a SHA-512 digest of the key
+    is stored, with the key's first characters to find it; each has a name and an expiry, and
+    an account may hold several (``sessions.api.tokens``)."""
+
+    name = models.CharField(_("name"), max_length=60)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"

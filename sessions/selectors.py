@@ -10,13 +10,13 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.core.cache import cache
 from django.db.models import Case, Count, Exists, Max, Model, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
 from scoring import session as core
+from sessions import caching
 from sessions.games import get_game
 from sessions.models import (
     GameNight,
@@ -232,11 +232,11 @@ def night_revision(session: GameSession) -> int:
     """The ``live_revision`` of the session's night, from the cache when it can (the host's
     unchanged poll must stay at four queries); ``services._bump_night`` drops it on change."""
     key = revision_cache_key(session.pk)
-    found = cache.get(key)
+    found = caching.get(key)  # None too when the cache does not answer: read it again
     if found is None:
         found = GameNight.objects.filter(sessions__pk=session.pk).values_list("live_revision", flat=True).first() or 0
         # add, not set: a bump that dropped the key meanwhile must win over this older read.
-        cache.add(key, found, timeout=REVISION_CACHE_SECONDS)
+        caching.add(key, found, timeout=REVISION_CACHE_SECONDS)
     return int(found)
 
 

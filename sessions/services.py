@@ -16,14 +16,13 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
-from sessions import push
+from sessions import caching, push
 from sessions.games import get_game
 from sessions.models import (
     GameNight,
@@ -265,18 +264,26 @@ def _write_results(session: GameSession, rules: core.Rules) -> None:
     transaction.on_commit(lambda: enqueue_statistics_update(session.pk))
 
 
-def enqueue_statistics_update(session_id: int) -> None:
+def enqueue_statistics_update(session_id: int, *, whole_group: bool = False) -> None:
     """Queue the statistics update; a broker that is down must not fail the finished game.
 
-    The session then stays pending (finished, no ``RatedSession``): the next update of its
-    group, the catch-up task and the nightly rebuild count it.
+    The session then stays pending (finished, no ``RatedSession``) and its group is marked
+    behind, so the group's next update counts every pending session (as the catch-up task and
+    the nightly rebuild do); ``whole_group`` marks it so at once (an import's one update).
     """
     from sessions.tasks import update_statistics
 
+    if whole_group:
+        _mark_statistics_behind(session_id)
     try:
         update_statistics.delay(session_id)
     except Exception:  # the broker's own errors vary by transport
         logger.warning("could not enqueue the statistics update of session %s", session_id, exc_info=True)
+        _mark_statistics_behind(session_id)
+
+
+def _mark_statistics_behind(session_id: int) -> None:
+    Group.objects.filter(sessions__pk=session_id).update(statistics_behind=True)
 
 
 # --- join codes and the phones of a night ----------------------------------------------------
@@ -296,7 +303,7 @@ def forget_night_revision(night_id: int) -> None:
     from sessions.selectors import revision_cache_key
 
     ids = GameSession.objects.filter(night_id=night_id).values_list("pk", flat=True)
-    cache.delete_many([revision_cache_key(pk) for pk in ids])
+    caching.delete_many(revision_cache_key(pk) for pk in ids)  # a cache that is down: they expire
 
 
 def create_join_code(*, session: GameSession | None = None, night: GameNight | None = None) -> JoinCode:

@@ -7,18 +7,17 @@ pages do, so ids do not leak) or a 401 to a caller without credentials.
 import datetime
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from sessions import services
+from sessions.api.tokens import create_api_token
 from sessions.models import GameNight, GameSession, Player, WriteReceipt
 
 
 def api_for(user):
     client = APIClient()
     if user is not None:
-        token, _created = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=user, name='tests')[1]}")
     return client
 
 

@@ -1,16 +1,16 @@
 """The session API: tokens, per-group isolation, idempotency keys, stale writes, 400s."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from sessions.api.tokens import create_api_token
 from sessions.models import SessionEvent
 
 
 def api_for(user):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=user, name='tests')[1]}")
     return client
 
 

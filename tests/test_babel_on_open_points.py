@@ -5,13 +5,13 @@ host's page, the active player's phone and the REST events API go through the sa
 import copy
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.babel_on import engine as bo
 from scoring.babel_on.tower import cells, tower_from_floors
 from scoring.errors import RuleError
 from sessions import services
+from sessions.api.tokens import create_api_token
 from tests import test_babel_on_phones
 from tests.conftest import advance, play
 from tests.test_babel_on_pages import game
@@ -30,7 +30,7 @@ def page(client, session):
 
 def api(member, session, type, **payload):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=member)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=member, name='tests')[1]}")
     session.refresh_from_db()
     body = {"type": type, "expected_version": session.version, "payload": payload}
     return client.post(f"/api/v1/sessions/{session.pk}/events/", body, format="json")

@@ -7,11 +7,11 @@ from urllib.parse import unquote
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.errors import RuleError
 from sessions import services
+from sessions.api.tokens import create_api_token
 from sessions.importexport.bgstats import PUSH_URL, import_plays, push_play_url
 from sessions.models import GameSession, PlainResult, Player, Result
 from tests.conftest import finish_with_scores
@@ -189,7 +189,7 @@ def test_the_import_page_reports_what_it_did(owner_client, group):
 
 def api_for(user):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=user, name='tests')[1]}")
     return client
 
 

@@ -1,4 +1,5 @@
 from django.core.management import call_command
+from django.http import HttpRequest
 
 from scoring import session as core
 from sessions import selectors
@@ -23,5 +24,5 @@ def test_every_demo_session_replays_to_its_stored_state(db):
 
 def test_the_demo_user_can_log_in_and_see_the_group(client, db):
     call_command("load_demo")
-    assert client.login(username="demo", password="demo-table-2026")
+    assert client.login(request=HttpRequest(), username="demo", password="demo-table-2026")
     assert "Demo table" in client.get("/").content.decode()

@@ -5,9 +5,9 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from sessions.api.tokens import create_api_token
 from sessions.importexport.export import group_document
 from sessions.models import GameSession, Group, Membership
 from tests.conftest import finish_with_scores
@@ -16,8 +16,7 @@ from tests.conftest import finish_with_scores
 def api_for(user):
     client = APIClient()
     if user is not None:
-        token, _created = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=user, name='tests')[1]}")
     return client
 
 

@@ -66,7 +66,7 @@ def test_the_calculators_accept_anonymous_calls_in_the_schema(schema):
 @pytest.mark.parametrize("path", RESOURCES)
 def test_every_resource_is_in_the_schema_behind_a_token(schema, path):
     for operation in schema["paths"][path].values():
-        assert {"tokenAuth": []} in operation["security"]
+        assert {"knoxApiToken": []} in operation["security"]
         assert {} not in operation["security"]
 
 

@@ -68,6 +68,8 @@ VALUES = st.one_of(
     st.text(max_size=12),
     st.integers(min_value=-(10**12), max_value=10**12).map(str),
     st.sampled_from(["", "0", "1", "2", "6", "even", "odd", "nw", "se", "1:nw", "nw:1:up", "red", "pyramids", "3+4"]),
+    # Unicode digits (int() takes "٣", str.isdigit() lets "²" through) and int()'s 4,300-digit limit.
+    st.sampled_from(["²", "٣", "\uff11\uff12", "3+²", "9" * 5000, "1+" + "9" * 5000, "nw:²:up", "2-²"]),
 )
 GAMES = {
     "tower-of-babel": 3,

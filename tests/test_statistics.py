@@ -2,6 +2,7 @@
 rebuilt from the Results, and caught up after the broker was down."""
 
 import datetime
+import json
 import threading
 from io import StringIO
 from unittest import mock
@@ -12,8 +13,11 @@ from django.core.management import call_command
 from django.db import OperationalError, transaction
 
 from sessions import services, tasks
+from sessions.importexport.export import group_document
+from sessions.importexport.importer import import_group
 from sessions.models import (
     GameStatistics,
+    Group,
     PlayerMonth,
     PlayerRating,
     PlayerTally,
@@ -99,10 +103,19 @@ def test_the_task_counts_ratings_history_months_game_totals_and_tallies(
     }
 
 
+def test_an_update_of_a_group_that_is_not_behind_looks_at_its_own_session_only(night, players):
+    """The common case stays a key lookup, however many sessions the group has finished."""
+    for day in range(3):
+        play(night, players[:3], [day, 3, 6 - day], days=day)
+    last = play(night, players[:3], [3, 2, 1], days=5)
+    assert tasks.update_statistics(last.pk) == 1
+    assert statistics.pending_sessions().count() == 3  # left to the catch-up: their updates are queued
+
+
 def test_a_duplicated_or_redelivered_task_leaves_the_same_numbers(night, players):
     first = play(night, players[:3], [10, 20, 30])
     second = play(night, players[:4], [5, 6, 7, 8], days=1)
-    assert tasks.update_statistics(first.pk) == 1
+    assert tasks.update_statistics(first.pk) == 1  # only its own session: a key lookup
     assert tasks.update_statistics(second.pk) == 1
     once = snapshot()
     assert tasks.update_statistics(first.pk) == 0
@@ -174,7 +187,7 @@ def test_a_broker_that_is_down_does_not_fail_the_finished_game_and_the_catch_up_
     assert PlayerRating.objects.get(player=players[2], game="").wins == 1
 
 
-def test_once_the_broker_is_back_the_next_session_counts_and_the_catch_up_adds_the_lost_one_in_order(
+def test_once_the_broker_is_back_the_next_finish_counts_the_lost_session_and_its_own_in_order(
     night, players, django_capture_on_commit_callbacks
 ):
     with (
@@ -184,14 +197,57 @@ def test_once_the_broker_is_back_the_next_session_counts_and_the_catch_up_adds_t
         lost = play(night, players[:3], [1, 2, 3])
     with django_capture_on_commit_callbacks(execute=True):  # the broker is back
         later = play(night, players[:3], [3, 2, 1], days=1)
-    assert list(RatedSession.objects.values_list("session_id", flat=True)) == [later.pk]
-
-    assert tasks.catch_up_statistics() == 1  # beat runs it every few minutes
     counted = snapshot()
     assert counted["rated"] == sorted([lost.pk, later.pk])
     assert PlayerTally.objects.get(player=players[0]).plays == 2
+    assert tasks.catch_up_statistics() == 0  # nothing left for beat's catch-up
     tasks.rebuild_statistics()
     assert snapshot() == counted  # counted in the order of play, as a rebuild does
+
+
+def test_ten_sessions_finished_while_the_broker_was_down_are_all_counted_by_the_next_finish_in_order(
+    night, players, django_capture_on_commit_callbacks
+):
+    with (
+        mock.patch.object(tasks.update_statistics, "delay", side_effect=ConnectionError("broker down")) as delay,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        lost = [play(night, players[:3], [day, 10 - day, 5], days=day) for day in range(10)]
+    assert delay.call_count == 10  # each finish tried, and failed
+    assert statistics.pending_sessions().count() == 10
+
+    with (
+        mock.patch.object(statistics, "rebuild_group", wraps=statistics.rebuild_group) as rebuild,
+        django_capture_on_commit_callbacks(execute=True),  # the broker is back
+    ):
+        last = play(night, players[:3], [3, 2, 1], days=10)
+
+    rebuild.assert_not_called()  # counted one after the other, not rebuilt
+    counted = snapshot()
+    assert counted["rated"] == sorted(session.pk for session in [*lost, last])
+    assert PlayerTally.objects.get(player=players[0]).plays == 11
+    assert statistics.pending_sessions().count() == 0
+    tasks.rebuild_statistics()
+    assert snapshot() == counted  # in the order of play
+
+
+def test_an_import_of_ten_finished_sessions_is_counted_whole_by_its_one_update(
+    night, players, outsider, django_capture_on_commit_callbacks
+):
+    for day in range(10):
+        play(night, players[:3], [day, 10 - day, 5], days=day)
+    document = json.loads(json.dumps(group_document(night.group)))
+
+    with (
+        mock.patch.object(tasks.update_statistics, "delay", wraps=tasks.update_statistics.delay) as delay,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        imported = import_group(owner=outsider, document=document)
+
+    assert delay.call_count == 1  # one update for the whole import
+    assert RatedSession.objects.filter(group=imported).count() == 10
+    assert not statistics.pending_sessions().filter(group=imported).exists()
+    assert sorted(PlayerTally.objects.filter(player__group=imported).values_list("plays", flat=True)) == [10, 10, 10]
 
 
 def test_a_session_counted_out_of_order_rebuilds_the_group_in_the_order_of_play(night, players):
@@ -210,6 +266,29 @@ def test_a_session_counted_out_of_order_rebuilds_the_group_in_the_order_of_play(
     assert PlayerRating.objects.get(player=players[0], game="").plays == 2  # not counted twice
     tasks.rebuild_statistics()
     assert snapshot() == after
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        pytest.param(lambda last: tasks.update_statistics(last.pk), id="update_statistics"),
+        pytest.param(lambda last: tasks.refresh_tallies(last.pk), id="refresh_tallies"),
+        pytest.param(lambda last: tasks.catch_up_statistics(), id="catch_up_statistics"),
+        pytest.param(lambda last: tasks.rebuild_statistics(), id="rebuild_statistics"),
+        pytest.param(lambda last: tasks.rebuild_tallies(), id="rebuild_tallies"),
+    ],
+)
+def test_every_task_run_twice_leaves_the_numbers_of_one_run(night, players, run):
+    """A worker killed whole has its task delivered again once the visibility timeout passes."""
+    sessions = [play(night, players[:3], [day, 3, 6 - day], days=day) for day in range(4)]
+    Group.objects.update(statistics_behind=True)  # the first three sessions' updates were lost
+    run(sessions[-1])
+    once = snapshot()
+    assert len(once["rated"]) == 4
+    run(sessions[-1])
+    assert snapshot() == once
+    tasks.rebuild_statistics()
+    assert snapshot() == once
 
 
 def test_the_update_of_a_deleted_session_does_nothing(db):

@@ -6,7 +6,6 @@ the table accepts, every session deals without a crash (on the pages and through
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.errors import RuleError
@@ -14,6 +13,7 @@ from scoring.tower_of_babel.discs import deal
 from scoring.tower_of_babel.engine import TowerOfBabel
 from scoring.tower_of_babel.table import load_table
 from sessions import services
+from sessions.api.tokens import create_api_token
 from sessions.models import GameSession
 
 URL = "/g/{}/tables/tower-of-babel/"
@@ -46,7 +46,7 @@ def test_tb_8_the_edition_page_says_why_a_table_without_a_five_is_refused(owner_
 
 def api_for(user):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=user, name='tests')[1]}")
     return client
 
 

@@ -3,10 +3,10 @@ so nobody can offer again, or change an offer, once it is in; least of all after
 The engine refuses it, so the phones, the host's page and the REST events API agree."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.tower_of_babel import engine as tob
+from sessions.api.tokens import create_api_token
 from tests.conftest import advance, started_tower
 from tests.test_tower_of_babel_engine import SHIP5, apply, game, refused
 from tests.test_tower_of_babel_secret_offers import choose, phone
@@ -76,7 +76,7 @@ def test_tb_12_the_events_api_refuses_an_offer_after_the_reveal(member, member_c
     advance(session, tob.OFFER, seat=seats[1], cards={kind: 1})
     advance(session, tob.OFFER, seat=seats[2], cards={})
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=member).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=member, name='tests')[1]}")
     response = client.post(
         f"/api/v1/sessions/{session.pk}/events/",
         {"type": tob.OFFER, "expected_version": session.version, "payload": {"seat": seats[2], "cards": {kind: 3}}},

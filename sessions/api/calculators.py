@@ -10,10 +10,12 @@ import dataclasses
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.authentication import TokenAuthentication
+from knox.auth import TokenAuthentication
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,11 +29,34 @@ from scoring.seven_wonders.sheet import rank_sheets, score_sheet
 from scoring.tower_of_babel.discs import check_held_card_names, score_discs
 from scoring.tower_of_babel.table import Table, check_row, load_table
 from scoring.tower_of_babel.wonders import score_wonder
+from sessions import caching
 from sessions.api import schema
 
 
+class ThrottleUnavailable(APIException):
+    """503: the anonymous throttle cannot count calls (its cache does not answer)."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = gettext_lazy(
+        "The calculators cannot take anonymous calls for a moment: the server cannot count them "
+        "(its cache does not answer). Try again in a minute, or send an API token."
+    )
+    default_code = "throttle_unavailable"
+    wait = caching.RETRY_AFTER_SECONDS  # DRF sends it as Retry-After
+
+
 class CalculatorThrottle(AnonRateThrottle):
+    """The anonymous rate limit; while its cache does not answer, anonymous calls get a 503
+    that says why (token calls are not throttled and go on)."""
+
     scope = "calculator"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except caching.CACHE_ERRORS as error:
+            caching.logger.warning("calculator call refused: the throttle's cache does not answer (%s)", error)
+            raise ThrottleUnavailable from error
 
 
 def calculator(view: Any) -> Any:

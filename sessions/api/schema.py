@@ -9,12 +9,45 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular import openapi
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from sessions.api.serializers import ErrorsOut
 
 BAD_INPUT = {400: ErrorsOut}
+
+# The refusals any operation may answer, all in the shape of sessions/api/errors.py.
+REFUSALS = {
+    "400": "Malformed input (a body that is not JSON or nested too deep, a bad query parameter).",
+    "401": "No login or token, or a token that is wrong or expired.",
+    "403": "Not allowed (or the CSRF token is missing for a login session's write).",
+    "404": "No such object among yours, or no such page.",
+    "406": "None of the media types in Accept can be sent.",
+    "429": "Too many calls: wait the seconds Retry-After says.",
+}
+BODY_REFUSALS = {"415": "The body is not JSON (Content-Type)."}
+CALCULATOR_REFUSALS = {"503": "The anonymous throttle cannot count calls for a moment: retry, or send a token."}
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, with every refusal the API can answer documented on every operation
+    (an operation's own description of a status wins)."""
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        refusals = dict(REFUSALS)
+        if self.method in ("POST", "PUT", "PATCH"):
+            refusals.update(BODY_REFUSALS)
+        if "/calculators/" in self.path:
+            refusals.update(CALCULATOR_REFUSALS)
+        for code, description in refusals.items():
+            if code not in responses:
+                answer = OpenApiResponse(response=ErrorsOut, description=description)
+                responses[code] = self._get_response_for_code(answer, code, direction=direction)
+        return responses
+
+
 CUBE_STATUSES = ["in_progress", "won", "drawn"]
 
 

@@ -48,7 +48,8 @@ class SessionOut(serializers.ModelSerializer):
 
 
 class EventOut(serializers.ModelSerializer):
-    author = serializers.CharField(source="author.get_username", default=None)
+    # null for a move made without an account (a phone): author_label says who.
+    author = serializers.CharField(source="author.get_username", default=None, allow_null=True)
 
     class Meta:
         model = SessionEvent

@@ -10,13 +10,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sessions import selectors
+from sessions.api.parsers import JSONParser  # refuses a body nested deeper than any export
 from sessions.api.resources import account, member_group
 from sessions.api.serializers import ErrorsOut, GroupOut
 from sessions.importexport import bgstats

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from sessions.api import calculators, resources, statistics, transfer, views
 from sessions.api.calculators_babel_on import babel_on_tower
@@ -30,4 +30,6 @@ urlpatterns = [
     path("calculators/babel-cubes/position", calculators.babel_cubes_position, name="calc-bc-position"),
     path("calculators/seven-wonders/great-project", calculators.seven_wonders_great_project, name="calc-sw-project"),
     path("calculators/babel-on/tower", babel_on_tower, name="calc-bo-tower"),
+    # Last: whatever else is asked under /api/v1/ answers the API's JSON 404.
+    re_path(r"^(?P<path>.*)$", views.not_found, name="api-not-found"),
 ]

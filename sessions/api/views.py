@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.decorators import api_view
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -112,3 +113,13 @@ def session_events(request: Request, session_id: int) -> Response:
     fresh = selectors.session_of_member(request.user, session.pk)
     body = {"event": EventOut(outcome.event).data, "session": SessionOut(fresh).data, "created": outcome.created}
     return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+@authentication_classes([])
+@permission_classes([])
+def not_found(request: Request, path: str = "") -> Response:
+    """Any other path under /api/v1/ (``groups/x/``, a negative id ...): a 404 in the API's
+    error shape, not the pages' HTML one."""
+    raise NotFound

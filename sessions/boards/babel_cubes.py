@@ -17,6 +17,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
 from sessions.games import BABEL_CUBES, get_game
 from sessions.models import GameSession
+from sessions.numbers import whole
 
 BOARD_TEMPLATE = "boards/babel_cubes/_board.html"
 CONTROLS_TEMPLATE = "boards/babel_cubes/_controls.html"
@@ -235,9 +236,10 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     """A placement posted by the picker as ``placement=cell:type:face,face``."""
     cell, _sep, rest = data.get("placement", "").partition(":")
     raw_type, _sep, bulges = rest.partition(":")
-    if not raw_type.isdigit():
+    cube_type = whole(raw_type)
+    if cube_type is None:
         raise RuleError(gettext_noop("Choose a cube type."), field="type", rule="BC-1")
-    return {"cell": cell, "type": int(raw_type), "bulges": [face for face in bulges.split(",") if face]}
+    return {"cell": cell, "type": cube_type, "bulges": [face for face in bulges.split(",") if face]}
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from scoring.errors import RuleError
 from sessions.boards.turns import check_turn_form
 from sessions.games import COLOUR_NAMES
 from sessions.models import GameSession
+from sessions.numbers import whole, whole_or_text
 from sessions.rule_messages import describe
 
 BOARD_TEMPLATE = "boards/babel_on/_board.html"
@@ -341,7 +342,8 @@ def _drawn(data: QueryDict, count: int) -> list[dict[str, Any]]:
 def _place(raw: str | None) -> dict[str, Any]:
     """``3-nw`` as floor and cell; anything else goes on as it is, to be refused by name."""
     floor, _sep, cell = (raw or "").partition("-")
-    return {"floor": int(floor) if floor.isdigit() else raw, "cell": cell}
+    number = whole(floor)
+    return {"floor": raw if number is None else number, "cell": cell}
 
 
 def _block(raw: str | None) -> dict[str, Any]:
@@ -351,8 +353,7 @@ def _block(raw: str | None) -> dict[str, Any]:
 
 def _int(raw: str | None) -> int | str:
     """A typed number; anything else (or nothing) goes on as it is, to be refused by name."""
-    text = (raw or "").strip()
-    return int(text) if text.isdigit() else text
+    return whole_or_text(raw)
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.data import PROJECT_TEXTS, check_corrections, project, tile_effects
 from scoring.seven_wonders.data import data as card_data
 from scoring.seven_wonders.sheet import score_sheet
-from sessions.forms import parse_sum
 from sessions.models import GameSession
+from sessions.numbers import parse_sum
 from sessions.rule_messages import describe
 
 BOARD_TEMPLATE = "boards/seven_wonders/_board.html"

@@ -13,6 +13,7 @@ from scoring.tower_of_babel.discs import HELD_CARDS
 from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
 from sessions.boards.turns import check_turn_form
 from sessions.models import GameSession
+from sessions.numbers import whole
 
 BOARD_TEMPLATE = "boards/tower_of_babel/_board.html"
 CONTROLS_TEMPLATE = "boards/tower_of_babel/_controls.html"
@@ -407,7 +408,8 @@ def _int(raw: str | None) -> int | str:
     """A typed count; what is not a number goes to the engine as it is, to be refused there."""
     if raw is None or raw.strip() == "":
         return 0
-    return int(raw) if raw.strip().isdigit() else raw
+    number = whole(raw)
+    return raw if number is None else number
 
 
 # --- the group's edition table ---------------------------------------------------------

@@ -19,6 +19,7 @@ codebase does not have yet (see the report of the import).
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +37,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import services
 from sessions.api.errors import flatten
 from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
+from sessions.importexport.jsondepth import check_depth
 from sessions.models import GameNight, GameSession, Group, PlainResult, Player, SessionEvent
 from sessions.rule_messages import describe
 
@@ -54,13 +56,28 @@ GAME_NAMES = {
 }
 
 
+SCORE_LIMIT = 2**31 - 1  # what the database keeps (PostgreSQL's integer)
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_DIGITS = 12  # sign and digits of a whole number read at all; longer ones are out of range anyway
+RANK_LIMIT = 32767  # a rank is a small integer there
+
+
 class ScoreDoc(serializers.Serializer):
     # The fields keep BG Stats' own (camelCase) names.
     playerRefId = serializers.IntegerField()
     score = serializers.CharField(allow_null=True, allow_blank=True, required=False, default=None)
     winner = serializers.BooleanField(required=False, default=False)
-    rank = serializers.IntegerField(required=False, default=0, min_value=0)
+    rank = serializers.IntegerField(required=False, default=0, min_value=0, max_value=RANK_LIMIT)
     seatOrder = serializers.IntegerField(required=False, default=0)
+
+    def validate_score(self, value: str | None) -> str | None:
+        """A score that is not a whole number is no score; a whole number must fit the database."""
+        text = "" if value is None else value.strip()
+        if _WHOLE.fullmatch(text) and (len(text) > _DIGITS or not -SCORE_LIMIT - 1 <= int(text) <= SCORE_LIMIT):
+            raise serializers.ValidationError(
+                gettext("Enter a number from {low} to {high}.").format(low=-SCORE_LIMIT - 1, high=SCORE_LIMIT)
+            )
+        return value
 
 
 class PlayDoc(serializers.Serializer):
@@ -114,18 +131,34 @@ class ImportReport:
 
 
 def checked_document(document: Any) -> dict[str, Any]:
+    check_depth(document)
     incoming = BgStatsDocument(data=document if isinstance(document, dict) else {})
     if not incoming.is_valid():
         path, message = flatten(incoming.errors)[0]
         raise RuleError(gettext_noop("{path}: {message}"), field=path, params={"path": path, "message": message})
-    return dict(incoming.validated_data)
+    data = dict(incoming.validated_data)
+    seen: set[str] = set()
+    for index, player in enumerate(data["players"]):
+        # Players are matched by name, whatever the case: two such names would be one player.
+        name = _name(player).casefold()
+        if name in seen:
+            raise RuleError(
+                gettext_noop("Two players are called {value}."),
+                field=f"players[{index}].name",
+                params={"value": _name(player)},
+            )
+        seen.add(name)
+    return data
+
+
+def _name(player: dict[str, Any]) -> str:
+    return str(player["name"]).strip()[:40] or f"#{player['id']}"
 
 
 def _number(raw: str | None) -> int | None:
-    try:
-        return int(str(raw).strip()) if raw not in (None, "") else None
-    except ValueError:
-        return None
+    """The score as a whole number (ASCII digits), or None: text such as "12.5" is no score."""
+    text = "" if raw is None else str(raw).strip()
+    return int(text) if _WHOLE.fullmatch(text) and len(text) <= _DIGITS else None
 
 
 def idempotency_key(uuid: str) -> str:
@@ -135,7 +168,7 @@ def idempotency_key(uuid: str) -> str:
 def import_plays(*, group: Group, document: Any, user: User | None = None) -> ImportReport:
     """Add the export's plays to the group; plays already imported are skipped."""
     data = checked_document(document)
-    names = {p["id"]: p["name"].strip()[:40] or f"#{p['id']}" for p in data["players"]}
+    names = {p["id"]: _name(p) for p in data["players"]}
     games = {g["id"]: g["name"].strip() for g in data["games"]}
     places = {loc["id"]: loc["name"].strip()[:80] for loc in data["locations"]}
     report = ImportReport()

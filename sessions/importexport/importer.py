@@ -5,12 +5,12 @@ group is created with the importing account as its owner, and every session's lo
 replayed through its game's rules: the replay must end in the exported status and version
 and give the exported results, otherwise nothing is imported.
 
-Seats are named by player id inside the game state and the event payloads. When the
-exported player ids are free here (an empty instance) the players keep them and the logs
-are imported as they are. Otherwise the players get new ids and every seat key in the
-payloads is translated; the import then checks, session by session, that replaying the
-translated log gives the translated state of the original replay, and refuses the file if
-a payload could not be translated unambiguously.
+The ids in the file only link its parts together: every imported row gets a new id from
+this database (an import never chooses an id or moves a sequence). Seats are named by
+player id inside the event payloads, so each seat key is rewritten to the player's new id,
+field by field where the engines read a seat (``seats.SEAT_FIELDS``); the state is the
+replay of the rewritten log, and it must be the original replay with the seats renamed,
+position by position, or the file is refused.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.management.color import no_style
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -31,6 +30,8 @@ from sessions.api.errors import flatten
 from sessions.api.filters import MAX_ID
 from sessions.games import GAMES, get_game
 from sessions.importexport.export import FORMAT, VERSION
+from sessions.importexport.jsondepth import check_depth
+from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
     GameNight,
     GameSession,
@@ -102,7 +103,7 @@ class PlainResultDoc(serializers.Serializer):
     played_at = serializers.DateTimeField()
     place = serializers.CharField(max_length=80, allow_blank=True, default="")
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    score = serializers.IntegerField(allow_null=True, default=None)
+    score = serializers.IntegerField(min_value=-MAX_ID - 1, max_value=MAX_ID, allow_null=True, default=None)
     rank = serializers.IntegerField(min_value=1, max_value=32767, allow_null=True, default=None)
     winner = serializers.BooleanField(default=False)
 
@@ -131,6 +132,7 @@ def checked_document(document: Any) -> dict[str, Any]:
     """The document's data, or RuleError naming the first wrong field."""
     if not isinstance(document, Mapping):
         raise _refuse(gettext_noop("This is not a group export."), "format")
+    check_depth(document)
     incoming = GroupDocument(data=document)
     if not incoming.is_valid():
         field, message = flatten(incoming.errors)[0]
@@ -193,61 +195,6 @@ def _check_links(data: dict[str, Any]) -> None:
             raise _refuse(gettext_noop("The version is not the number of events."), f"{field}.version", value="")
 
 
-# Where the engines put a seat key: values under these names, items of lists under these names,
-# and the keys of any mapping whose keys are all seat keys. Anything else that merely looks
-# like a seat key (a disc numbered like a player id) is left alone; the replay check catches
-# what this misses.
-SEAT_VALUES = frozenset(
-    {
-        "seat",
-        "active",
-        "first",
-        "suggested_first",
-        "winner",
-        "player",
-        "owner",
-        "following",
-        "holder",
-        "to_move",
-        "tower",
-    }
-)
-SEAT_LISTS = frozenset(
-    {
-        "seats",
-        "standing",
-        "order",
-        "accepted",
-        "cannot_suffer",
-        "spared",
-        "eliminated",
-        "contenders",
-        "tied",
-        "winners",
-        "built",
-        "perfect",
-    }
-)
-
-
-def translated(value: Any, keys: Mapping[str, str], *, name: str = "") -> Any:
-    """``value`` with the old seat keys (``keys``) replaced by the new ones where seats go."""
-    if not keys:
-        return value
-    if isinstance(value, dict):
-        rename = bool(value) and all(k in keys for k in value)
-        return {(keys[k] if rename else k): translated(v, keys, name=k) for k, v in value.items()}
-    if isinstance(value, list):
-        if name in SEAT_LISTS:  # seats, or rows that start with a seat: [["12", 5], ...]
-            return [
-                keys.get(item, item) if isinstance(item, str) else translated(item, keys, name=name) for item in value
-            ]
-        return [translated(item, keys, name=name) for item in value]
-    if isinstance(value, str) and name in SEAT_VALUES:
-        return keys.get(value, value)
-    return value
-
-
 def import_group(*, owner: User, document: Any) -> Group:
     """A new group, owned by ``owner``, with everything in the export ``document``."""
     data = checked_document(document)
@@ -285,33 +232,17 @@ def import_group(*, owner: User, document: Any) -> Group:
         if finished:
             # One update counts every finished session of the group still pending.
             last = finished[-1]
-            transaction.on_commit(lambda: services.enqueue_statistics_update(last))
+            transaction.on_commit(lambda: services.enqueue_statistics_update(last, whole_group=True))
     return group
 
 
 def _import_players(group: Group, players: list[dict[str, Any]]) -> dict[int, int]:
-    """Old id → new id; the ids are kept when none is taken here."""
-    wanted = [p["id"] for p in players]
-    keep = not Player.objects.filter(pk__in=wanted).exists()
+    """Old id → new id: the database gives every player a new id, in the file's order."""
     rows = [
-        Player(
-            pk=p["id"] if keep else None,
-            group=group,
-            name=p["name"].strip(),
-            created_at=p.get("created_at") or timezone.now(),
-        )
+        Player.objects.create(group=group, name=p["name"].strip(), created_at=p.get("created_at") or timezone.now())
         for p in players
     ]
-    if keep:
-        Player.objects.bulk_create(rows)
-        with connection.cursor() as cursor:  # PostgreSQL's sequence must move past the kept ids
-            for sql in connection.ops.sequence_reset_sql(no_style(), [Player]):
-                cursor.execute(sql)
-        return {old: old for old in wanted}
-    return {
-        p["id"]: Player.objects.create(group=group, name=row.name, created_at=row.created_at).pk
-        for p, row in zip(players, rows, strict=True)
-    }
+    return {p["id"]: row.pk for p, row in zip(players, rows, strict=True)}
 
 
 def _import_session(
@@ -320,36 +251,25 @@ def _import_session(
     rules = get_game(doc["game"]).rules
     seats = sorted(doc["seats"], key=lambda seat: seat["order"])
     old_keys = [str(seat["player"]) for seat in seats]
-    keys = {str(old): str(new) for old, new in player_ids.items() if old != new and str(old) in old_keys}
-    events = [
-        core.Event(seq=event["seq"], type=event["type"], payload=translated(event["payload"], keys))
-        for event in doc["events"]
-    ]
-    new_keys = [keys.get(key, key) for key in old_keys]
+    keys = {key: str(player_ids[int(key)]) for key in old_keys}
     original = [core.Event(seq=e["seq"], type=e["type"], payload=e["payload"]) for e in doc["events"]]
+    events = [
+        core.Event(seq=e.seq, type=e.type, payload=payload_with_new_seats(e.type, e.payload, keys)) for e in original
+    ]
+    replay = {"options": doc["options"], "seed": doc["seed"]}
     try:
-        state = core.replay(rules, seats=new_keys, options=doc["options"], seed=doc["seed"], events=events)
-        moved = (
-            not keys
-            or translated(
-                core.replay(rules, seats=old_keys, options=doc["options"], seed=doc["seed"], events=original), keys
-            )
-            == state
-        )
+        exported = core.replay(rules, seats=old_keys, events=original, **replay)
     except RuleError as refused:
-        if keys:
-            moved = False
-        else:
-            raise _refuse(
-                gettext_noop("The log does not replay: {message}"), f"{field}.events", message=refused.message
-            ) from refused
-    if not moved:
         raise _refuse(
-            gettext_noop(
-                "This session's log cannot be moved to new player ids: import the file into an empty instance."
-            ),
-            f"{field}.events",
-        )
+            gettext_noop("The log does not replay: {message}"), f"{field}.events", message=refused.message
+        ) from refused
+    try:
+        state = core.replay(rules, seats=[keys[key] for key in old_keys], events=events, **replay)
+        moved = corresponds(exported, state, keys)
+    except RuleError:
+        moved = False
+    if not moved:
+        raise _refuse(gettext_noop("This session's log cannot be moved to the new player ids."), f"{field}.events")
     if state["status"] != doc["status"]:
         raise _refuse(
             gettext_noop("Replaying the log does not give the status {value}."), f"{field}.status", value=doc["status"]

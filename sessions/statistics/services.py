@@ -5,9 +5,10 @@ in the same transaction as the numbers. An update for a session already counted 
 redelivered or duplicated task) finds nothing pending and changes nothing.
 
 Chronology: ratings depend on the order of play, so sessions are counted in the order they
-finished. When a pending session finished before one already counted (its task was lost
-while the broker was down, and a later one ran), the group is rebuilt instead, so the
-numbers always equal a rebuild's.
+finished, and every update of a group counts all its pending sessions (those whose task was
+lost while the broker was down, an import's). When a pending session finished before one
+already counted (plays imported into a group with later ones), the group is rebuilt instead,
+so the numbers always equal a rebuild's.
 """
 
 from __future__ import annotations
@@ -46,16 +47,21 @@ BATCH = 5000
 
 
 def update_statistics(*, session_id: int) -> int:
-    """Count one finished session. Idempotent: a repeat finds it counted and returns 0.
+    """Count a finished session, and every other pending session of its group, in the order
+    of play, when the group is marked behind; say how many. Idempotent: a repeat finds
+    nothing pending and returns 0.
 
-    Only this session is looked at (a primary-key lookup, not a scan of the group): a
-    session whose task was lost is counted by :func:`catch_up` (every few minutes from
-    beat) or the nightly rebuild.
+    A session whose task was lost (the broker was down) or never sent on its own (an import
+    queues one update for all its sessions) marks its group behind
+    (``services.enqueue_statistics_update``), so the group's next update counts it without
+    waiting for :func:`catch_up` (every few minutes from beat). Otherwise only this session
+    is looked at: a primary-key lookup, not a scan of the group.
     """
-    group_id = GameSession.objects.filter(pk=session_id).values_list("group_id", flat=True).first()
-    if group_id is None:  # deleted since the task was queued: nothing to count
+    found = GameSession.objects.filter(pk=session_id).values_list("group_id", "group__statistics_behind").first()
+    if found is None:  # deleted since the task was queued: nothing to count
         return 0
-    return catch_up_group(group_id=group_id, session_id=session_id)
+    group_id, behind = found
+    return catch_up_group(group_id=group_id, session_id=None if behind else session_id)
 
 
 def catch_up() -> int:
@@ -70,12 +76,15 @@ def pending_sessions() -> QuerySet[GameSession]:
 
 
 def catch_up_group(*, group_id: int, session_id: int | None = None) -> int:
-    """Count the group's pending sessions (or only ``session_id``, if pending) in the order of play."""
+    """Count the group's pending sessions (or only ``session_id``, if pending) in the order of
+    play; counting the whole group clears its ``statistics_behind`` mark."""
     with transaction.atomic():
         # One updater per group at a time (PostgreSQL; SQLite's writes are serial anyway).
         Group.objects.select_for_update().filter(pk=group_id).values_list("pk", flat=True).first()
         pending_here = pending_sessions().filter(group_id=group_id)
-        if session_id is not None:
+        if session_id is None:
+            Group.objects.filter(pk=group_id, statistics_behind=True).update(statistics_behind=False)
+        else:
             pending_here = pending_here.filter(pk=session_id)
         pending = list(pending_here.annotate(played=_played()).order_by("played", "id").values_list("played", "id"))
         if not pending:

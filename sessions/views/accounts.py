@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -13,6 +17,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def locked_out(request: HttpRequest, *_args: Any, **_kwargs: Any) -> HttpResponse:
+    """django-axes' answer (``AXES_LOCKOUT_CALLABLE``) to a login while the account or the
+    address is locked out: the login page again, saying so and for how long, with a 429."""
+    username = request.POST.get("username", "") if request.method == "POST" else ""
+    form = AuthenticationForm(request, initial={"username": username})
+    context = {"form": form, "next": request.POST.get("next", ""), "locked_minutes": settings.LOGIN_COOLOFF_MINUTES}
+    return render(request, "registration/login.html", context, status=429)

@@ -4,12 +4,15 @@ A phone (a visitor's Django session) joins a night once through its code and fol
 session of the night. Guessing codes is kept infeasible on every route: before a code is
 looked up, an attempt is reserved atomically for the device and for its address (given
 back when the code exists), so past ``JOIN_ATTEMPTS_PER_DEVICE`` wrong codes a device, and
-past ``JOIN_ATTEMPTS_PER_ADDRESS`` an address, must wait for the window to pass. A device
-that already joined through the code is recognised from its own session and never counted.
+past ``JOIN_ATTEMPTS_PER_ADDRESS`` an address, must wait for the window to pass. While the
+cache that counts them does not answer, no code is looked up (a 503 that says why). A device
+that already joined through the code is recognised from its own session and never counted,
+so it keeps working then too.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextlib import suppress
 from functools import wraps
@@ -23,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError, gettext_noop
-from sessions import selectors, services
+from sessions import caching, selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
@@ -32,6 +35,8 @@ from sessions.http import HtmxRequest, client_address
 from sessions.live import live_context, live_response, region_version
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
+
+logger = logging.getLogger(__name__)
 
 # --- rate limits ---------------------------------------------------------------------------
 
@@ -46,7 +51,9 @@ def _device_attempts_key(request: HttpRequest) -> str:
 
 
 def _reserve(key: str, limit: int) -> bool:
-    """Count one attempt before the lookup (atomic add + incr), and say if it is within the limit."""
+    """Count one attempt before the lookup (atomic add + incr), and say if it is within the limit.
+
+    Raises one of ``caching.CACHE_ERRORS`` when the cache does not answer."""
     cache.add(key, 0, timeout=settings.JOIN_ATTEMPT_WINDOW_SECONDS)
     try:
         count = cache.incr(key)
@@ -57,19 +64,31 @@ def _reserve(key: str, limit: int) -> bool:
 
 
 def _give_back(key: str) -> None:
-    with suppress(ValueError):  # the window ended meanwhile: nothing to give back
+    # The window ended meanwhile, or the cache does not answer: nothing to give back (an
+    # attempt that stays counted only errs on the safe side).
+    with suppress(ValueError, *caching.CACHE_ERRORS):
         cache.decr(key)
 
 
-def _reserve_attempt(request: HttpRequest) -> tuple[list[str], HttpResponse | None]:
-    """The reserved counters, or the 429 page when the address or the device is over its limit."""
+def _reserve_attempt(request: HttpRequest, code: str) -> tuple[list[str], HttpResponse | None]:
+    """The reserved counters, or the page that refuses the attempt: 429 when the address or
+    the device is over its limit, 503 when the cache that counts them does not answer (a
+    code that cannot be counted is not looked up)."""
     address = _attempts_key(request)
-    if not _reserve(address, settings.JOIN_ATTEMPTS_PER_ADDRESS):
-        return [], _too_many(request)
+    try:
+        if not _reserve(address, settings.JOIN_ATTEMPTS_PER_ADDRESS):
+            return [], _too_many(request)
+    except caching.CACHE_ERRORS as error:
+        return [], _cannot_count(request, code, error)
     if request.session.session_key is None:
         request.session.save()  # the device is its session: it needs a key (and the cookie)
     device = _device_attempts_key(request)
-    if not _reserve(device, settings.JOIN_ATTEMPTS_PER_DEVICE):
+    try:
+        within = _reserve(device, settings.JOIN_ATTEMPTS_PER_DEVICE)
+    except caching.CACHE_ERRORS as error:
+        _give_back(address)
+        return [], _cannot_count(request, code, error)
+    if not within:
         _give_back(address)
         return [], _too_many(request)
     return [address, device], None
@@ -78,6 +97,19 @@ def _reserve_attempt(request: HttpRequest) -> tuple[list[str], HttpResponse | No
 def _too_many(request: HttpRequest) -> HttpResponse:
     message = _("Too many wrong codes from this device. Wait a few minutes and try again.")
     return _join_page(request, "", message, status=429)
+
+
+def _cannot_count(request: HttpRequest, code: str, error: Exception) -> HttpResponse:
+    """503: the limit on wrong codes cannot be checked, so no code is looked up for now."""
+    logger.warning("join code refused: the rate-limit cache does not answer (%s)", error)
+    message = _(
+        "Joining by code is unavailable for a moment: the server cannot check the limit on wrong "
+        "codes (its cache does not answer). A phone that already joined keeps working. Try again "
+        "in a minute."
+    )
+    response = _join_page(request, code, message, status=503)
+    response["Retry-After"] = str(caching.RETRY_AFTER_SECONDS)
+    return response
 
 
 # --- who is asking ---------------------------------------------------------------------------
@@ -107,7 +139,7 @@ def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     if device is not None:  # it joined through this code: never counted, never locked out
         state = selectors.device_code_state(device)
         return device if state == selectors.WORKING else _code_refused(request, code, state)
-    reserved, refusal = _reserve_attempt(request)
+    reserved, refusal = _reserve_attempt(request, code)
     if refusal is not None:
         return refusal
     join_code = selectors.join_code_named(code)
