@@ -46,6 +46,9 @@ def test_news_that_comes_while_the_page_fetches_itself_is_not_lost(new_context: 
     seats = [seat.key for seat in session.seats.all()]
     host = host_page(new_context, session)
     expect(host.locator("#session[data-pushed]")).to_have_count(1)
+    # The socket's catch-up fetch has come back: the next fetch is the one a push causes.
+    host.wait_for_load_state("networkidle")
+    host.wait_for_function("() => !document.querySelector('#session.htmx-request')")
     slowed: list[Route] = []
 
     def move_on_while_the_answer_travels(route: Route) -> None:
