@@ -294,10 +294,10 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     if event_type == bo.ROLLOFF:
         if "digital" in data:
             return {"digital": True}
-        return {"rolls": {seat: _int(data.get(f"roll_{seat}")) for seat in state["rolloff"]["contenders"]}}
+        return {"rolls": {seat: whole_or_text(data.get(f"roll_{seat}")) for seat in state["rolloff"]["contenders"]}}
     if event_type == bo.ROLL:
         # The forms keep the turn open on a wrong call, for the table's choice (Decision, BO-5).
-        roll = None if data.get("die") == "app" else _int(data.get("roll"))
+        roll = None if data.get("die") == "app" else whole_or_text(data.get("roll"))
         return {"call": data.get("call"), "roll": roll, "miss_choice": True}
     if event_type == bo.DRAW:
         return {"blocks": _drawn(data, _rows(state, "draw"))}
@@ -314,7 +314,7 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             "additions": [
                 {
                     "tower": data.get(f"to_tower_{i}"),
-                    "block": _int(data.get(f"put_{i}", str(i))),
+                    "block": whole_or_text(data.get(f"put_{i}", str(i))),
                     **_place(data.get(f"to_place_{i}")),
                 }
                 for i in range(count)
@@ -349,11 +349,6 @@ def _place(raw: str | None) -> dict[str, Any]:
 def _block(raw: str | None) -> dict[str, Any]:
     seat, _sep, place = (raw or "").partition(":")
     return {"tower": seat, **_place(place.replace(":", "-"))}
-
-
-def _int(raw: str | None) -> int | str:
-    """A typed number; anything else (or nothing) goes on as it is, to be refused by name."""
-    return whole_or_text(raw)
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
