@@ -68,7 +68,7 @@ def seed_data() -> list[str]:
     group = services.create_group(owner=user, name="Contract")
     players = [services.create_player(group=group, name=name) for name in ("Ada", "Bea", "Cy")]
     night = services.create_night(group=group, date=timezone.localdate(), place="", notes="")
-    session = services.create_session(night=night, game="tower-of-babel", players=players, options={}, seed=15)
+    session = services.create_session(night=night, game="tower-of-babel", players=players, options={}, secret="f")
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     _token, key = tokens.create_api_token(user=user, name="contract")
     return ["--header", f"Authorization: Token {key}"]

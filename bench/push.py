@@ -453,7 +453,7 @@ def set_table() -> Table:
     group = services.create_group(owner=owner, name="Bench table")
     players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
     night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
-    session = services.create_session(night=night, game="tower-of-babel", players=players, seed=7)
+    session = services.create_session(night=night, game="tower-of-babel", players=players, secret="7")
     first = session.seats.first()
     assert first is not None
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")

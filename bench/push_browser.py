@@ -146,7 +146,7 @@ def a_table(owner: Any, name: str) -> Table:
     players = [services.create_player(group=group, name=name) for name in PLAYERS]
     night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
     options = {"tower_tiles": True, "great_projects": True}
-    session = services.create_session(night=night, game="seven-wonders", players=players, options=options, seed=7)
+    session = services.create_session(night=night, game="seven-wonders", players=players, options=options, secret="7")
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     seats = [seat.key for seat in session.seats.all()]
     tiles = {seat: [3 * index + 1, 3 * index + 2, 3 * index + 3] for index, seat in enumerate(seats)}

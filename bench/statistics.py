@@ -92,7 +92,7 @@ def generate(*, group: Any, players: int, sessions: int, seed: int = 2026, start
                     group=group,
                     game=games[index],
                     status="finished",
-                    seed=index,
+                    secret=f"{index:x}",
                     version=3,
                     state={},
                     created_at=finished,
@@ -261,7 +261,7 @@ def main() -> None:
             group=group,
             game="tower-of-babel",
             status="finished",
-            seed=index,
+            secret=f"{index:x}",
             state={},
             finished_at=datetime.now(UTC),
         )

@@ -8,6 +8,7 @@ name (optimistic concurrency).
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -105,7 +106,9 @@ class GameSession(models.Model):
     game = models.CharField(_("game"), max_length=30)
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=STATUSES, default=core.SETUP, db_index=True)
-    seed = models.BigIntegerField()
+    # What the deal and the app's dice are drawn from (hex). Never sent while the session is
+    # open, so no member can rebuild a hand or foresee a roll; published once it has ended.
+    secret = models.CharField(max_length=64)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
@@ -125,6 +128,21 @@ class GameSession(models.Model):
     @property
     def game_name(self) -> str:
         return game_name(self.game)
+
+    @property
+    def seed(self) -> int:
+        """The engines' random seed: the secret read as a number (the same replay, always)."""
+        return int(self.secret, 16)
+
+    @property
+    def published_secret(self) -> str | None:
+        """The secret once the session has ended, so the table can check the deal; else None."""
+        return None if self.is_open else self.secret
+
+
+def new_secret() -> str:
+    """256 random bits: far beyond guessing from the hands and rolls a player sees."""
+    return secrets.token_hex(32)
 
 
 class Seat(models.Model):

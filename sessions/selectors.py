@@ -29,6 +29,7 @@ from sessions.models import (
     Player,
     Result,
     Seat,
+    SessionEvent,
 )
 
 User = Account | AnonymousUser
@@ -70,6 +71,23 @@ def player_of_member(user: User, player_id: int) -> Player:
 
 def session_of_member(user: User, session_id: int) -> GameSession:
     return _of_member(user, with_seats(GameSession.objects.select_related("night", "group")), session_id)
+
+
+def version_for_write(user: User, session_id: int) -> int:
+    """For a write: 404 unless the session belongs to one of the user's groups, else its
+    version now, read without a lock (one query; the write reads it again under its lock)."""
+    found = None
+    if user.is_authenticated:
+        rows = GameSession.objects.filter(pk=session_id, group__memberships__user=user)
+        found = rows.values_list("version", flat=True).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def key_used(session_id: int, idempotency_key: str) -> bool:
+    """Whether the session recorded an event sent with this Idempotency-Key."""
+    return SessionEvent.objects.filter(session_id=session_id, idempotency_key=idempotency_key[:64]).exists()
 
 
 def replayed_state(session: GameSession) -> Any:

@@ -36,6 +36,7 @@ from sessions.models import (
     Seat,
     SessionEvent,
     WriteReceipt,
+    new_secret,
 )
 
 logger = logging.getLogger(__name__)
@@ -138,9 +139,9 @@ def create_session(
     players: Sequence[Player],
     colours: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
-    seed: int | None = None,
+    secret: str | None = None,
 ) -> GameSession:
-    """A new session in set-up, seated in the given order."""
+    """A new session in set-up, seated in the given order (a new random secret unless given)."""
     spec = get_game(game)
     cleaned = spec.clean_options(options or {})
     spec.check_player_count(len(players), cleaned)
@@ -154,17 +155,13 @@ def create_session(
         raise RuleError(gettext_noop("Two players cannot share a colour."), field="colours")
     if spec.edition_table:  # the session keeps the table it started with
         cleaned["table"] = night.group.edition_tables.get(spec.slug) or None
-    seed = secrets.randbits(48) if seed is None else seed
     keys = [str(p.pk) for p in players]
     with transaction.atomic():
-        session = GameSession.objects.create(
-            night=night,
-            group_id=night.group_id,
-            game=spec.slug,
-            options=cleaned,
-            seed=seed,
-            state=core.initial_state(spec.rules, seats=keys, options=cleaned, seed=seed),
+        session = GameSession(
+            night=night, group_id=night.group_id, game=spec.slug, options=cleaned, secret=secret or new_secret()
         )
+        session.state = core.initial_state(spec.rules, seats=keys, options=cleaned, seed=session.seed)
+        session.save()
         Seat.objects.bulk_create(
             Seat(session=session, player=player, order=index, colour=colour)
             for index, (player, colour) in enumerate(zip(players, colours, strict=True))

@@ -65,7 +65,7 @@ def night(group: Group) -> GameNight:
 
 @pytest.fixture
 def session(night: GameNight, players: list[Player]) -> GameSession:
-    return services.create_session(night=night, game="tower-of-babel", players=players[:3], seed=7)
+    return services.create_session(night=night, game="tower-of-babel", players=players[:3], secret="7")
 
 
 def client_for(user: User | None) -> Client:

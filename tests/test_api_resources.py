@@ -204,9 +204,9 @@ def test_an_unknown_game_answers_400_naming_the_field(member, night, players):
 def history(group, players, finished):
     """Three more sessions: one later night with a finished 7 Wonders and an open Babel On!."""
     later = services.create_night(group=group, date=datetime.date(2026, 12, 3), place="Bruno's")
-    wonders = services.create_session(night=later, game="seven-wonders", players=players[1:4], seed=1)
+    wonders = services.create_session(night=later, game="seven-wonders", players=players[1:4], secret="1")
     finish(wonders, [50, 61, 47])
-    services.create_session(night=later, game="babel-on", players=players[:2], seed=2)
+    services.create_session(night=later, game="babel-on", players=players[:2], secret="2")
     return later
 
 
@@ -281,7 +281,9 @@ def test_a_page_past_the_end_answers_404(member, group):
 def add_finished_sessions(group, players, count):
     night = services.create_night(group=group, date=datetime.date(2026, 10, 1))
     for index in range(count):
-        finish(services.create_session(night=night, game="babel-on", players=players[:2], seed=index), [index, 5])
+        finish(
+            services.create_session(night=night, game="babel-on", players=players[:2], secret=f"{index:x}"), [index, 5]
+        )
 
 
 @pytest.mark.parametrize("url", ["/api/v1/sessions/", "/api/v1/results/", "/api/v1/groups/{group}/nights/"])

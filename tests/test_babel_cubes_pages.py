@@ -15,7 +15,7 @@ from tests.test_babel_cubes_engine import TOWER
 
 @pytest.fixture
 def cubes(night, players):
-    session = services.create_session(night=night, game="babel-cubes", players=players[:2], seed=3)
+    session = services.create_session(night=night, game="babel-cubes", players=players[:2], secret="3")
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     return session

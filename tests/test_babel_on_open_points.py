@@ -190,7 +190,7 @@ def fill(session, counts):
 @pytest.fixture
 def four(member_client, night, players):
     """Four players (no extra colour, 88 blocks in the bag); Ada starts."""
-    session = services.create_session(night=night, game="babel-on", players=players, seed=11)
+    session = services.create_session(night=night, game="babel-on", players=players, secret="b")
     seats = [seat.key for seat in session.seats.all()]
     advance(session, "session.start")
     advance(session, bo.SETUP, colours=dict(zip(seats, ["blue", "red", "green", "yellow"], strict=True)))

@@ -10,7 +10,9 @@ from tests.conftest import play
 
 @pytest.fixture
 def started(night, players):
-    session = services.create_session(night=night, game="babel-on", players=players[:2], colours=["blue", ""], seed=11)
+    session = services.create_session(
+        night=night, game="babel-on", players=players[:2], colours=["blue", ""], secret="b"
+    )
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     return session

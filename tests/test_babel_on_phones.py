@@ -16,7 +16,9 @@ from tests.test_babel_on_pages import game, set_up_and_roll_off
 @pytest.fixture
 def table(member_client, night, players):
     """Ada (blue) won the roll-off against Bruno (red); green is the extra colour."""
-    session = services.create_session(night=night, game="babel-on", players=players[:2], colours=["blue", ""], seed=11)
+    session = services.create_session(
+        night=night, game="babel-on", players=players[:2], colours=["blue", ""], secret="b"
+    )
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     ada, bruno = set_up_and_roll_off(member_client, session)

@@ -52,9 +52,9 @@ def test_a_session_keeps_the_table_it_started_with(owner, group, night, players)
         game="tower-of-babel",
         overrides={"rows": [[8, 4], [11, 5], [12, 6], [14, 7], [16, 8], [18, 9], [20, 10]]},
     )
-    before = services.create_session(night=night, game="tower-of-babel", players=players[:3], seed=1)
+    before = services.create_session(night=night, game="tower-of-babel", players=players[:3], secret="1")
     services.set_edition_table(group=group, game="tower-of-babel", overrides={})
-    after = services.create_session(night=night, game="tower-of-babel", players=players[:3], seed=1)
+    after = services.create_session(night=night, game="tower-of-babel", players=players[:3], secret="1")
     assert GameSession.objects.get(pk=before.pk).state["game"]["table"]["rows"][1] == [11, 5]
     assert GameSession.objects.get(pk=after.pk).state["game"]["table"]["rows"][1] == [10, 5]
 

@@ -50,7 +50,7 @@ def scores_only(owner, names):
     group = services.create_group(owner=owner, name="Elsewhere")
     night = services.create_night(group=group, date=datetime.date(2026, 11, 5))
     people = [services.create_player(group=group, name=name) for name in names]
-    session = services.create_session(night=night, game="tower-of-babel", players=people, seed=3)
+    session = services.create_session(night=night, game="tower-of-babel", players=people, secret="3")
     send(session, "scores.record", scores={str(p.pk): 10 * i for i, p in enumerate(people)})
     send(session, "session.finish")
     return group
@@ -152,17 +152,17 @@ def every_game(owner):
     night = services.create_night(group=group, date=datetime.date(2026, 11, 5))
     people = [Player.objects.create(pk=pk, group=group, name=name) for pk, name in [(1, "Ada"), (2, "Bruno")]]
     people += [services.create_player(group=group, name=name) for name in ["Chiara", "Dieter"]]
-    cubes = services.create_session(night=night, game="babel-cubes", players=people[:2], seed=1)
+    cubes = services.create_session(night=night, game="babel-cubes", players=people[:2], secret="1")
     send(cubes, "session.start")
     cubes_moves(cubes, 30)
     send(cubes, "session.finish")
-    cubes_open = services.create_session(night=night, game="babel-cubes", players=people[1::-1], seed=2)
+    cubes_open = services.create_session(night=night, game="babel-cubes", players=people[1::-1], secret="2")
     send(cubes_open, "session.start")
     cubes_moves(cubes_open, 7)
     tower_of_babel_to_the_end(services.create_session(night=night, game="tower-of-babel", players=people[:3]), owner)
-    tower_open(services.create_session(night=night, game="tower-of-babel", players=people[:3], seed=8))
-    seven_wonders_to_the_end(services.create_session(night=night, game="seven-wonders", players=people[:3], seed=4))
-    wonders_open(services.create_session(night=night, game="seven-wonders", players=people[1:], seed=9))
+    tower_open(services.create_session(night=night, game="tower-of-babel", players=people[:3], secret="8"))
+    seven_wonders_to_the_end(services.create_session(night=night, game="seven-wonders", players=people[:3], secret="4"))
+    wonders_open(services.create_session(night=night, game="seven-wonders", players=people[1:], secret="9"))
     babel_on_a_few_turns(
         services.create_session(night=night, game="babel-on", players=people[:3], colours=["red", "blue", "green"])
     )

@@ -113,7 +113,7 @@ def test_the_code_belongs_to_the_night_and_the_phone_follows_the_next_game(sessi
     phone.get(f"/j/{code}/")
     phone.post(f"/j/{code}/seat/", {"seat": str(players[0].pk)})
     finish(session)
-    nxt = services.create_session(night=night, game="babel-cubes", players=players[:2], seed=3)
+    nxt = services.create_session(night=night, game="babel-cubes", players=players[:2], secret="3")
     page = phone.get(f"/j/{code}/").content.decode()
     assert nxt.game_name in page
     assert "You are Ada" in page
@@ -165,14 +165,14 @@ def test_the_phone_shows_the_newest_open_game_where_its_player_has_a_seat(sessio
     phone = Client()
     phone.get(f"/j/{code}/")
     phone.post(f"/j/{code}/seat/", {"seat": str(players[0].pk)})  # Ada plays Tower of Babel
-    services.create_session(night=night, game="babel-cubes", players=players[2:4], seed=3)  # without Ada
+    services.create_session(night=night, game="babel-cubes", players=players[2:4], secret="3")  # without Ada
     page = phone.get(f"/j/{code}/").content.decode()
     assert "Tower of Babel" in page
 
 
 def test_a_phone_shows_the_newest_open_game_when_its_player_has_no_seat(session, night, players):
     code = services.create_join_code(session=session).code
-    other = services.create_session(night=night, game="babel-cubes", players=players[2:4], seed=3)
+    other = services.create_session(night=night, game="babel-cubes", players=players[2:4], secret="3")
     page = Client().get(f"/j/{code}/").content.decode()
     assert other.game_name in page
 

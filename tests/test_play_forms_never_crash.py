@@ -84,7 +84,7 @@ def tables(night, players):
     sessions = {}
     for game, count in GAMES.items():
         options = {"tower_tiles": True, "great_projects": True} if game == "seven-wonders" else {}
-        session = services.create_session(night=night, game=game, players=players[:count], options=options, seed=5)
+        session = services.create_session(night=night, game=game, players=players[:count], options=options, secret="5")
         services.append_event(session_id=session.pk, expected_version=0, type="session.start")
         sessions[game] = session
     return sessions, services.create_join_code(session=sessions["babel-cubes"]).code

@@ -19,7 +19,7 @@ def form_in(body: str, form_id: str) -> str:
 
 @pytest.fixture
 def seven_wonders(night, players):
-    session = services.create_session(night=night, game="seven-wonders", players=players[:3], seed=2)
+    session = services.create_session(night=night, game="seven-wonders", players=players[:3], secret="2")
     advance(session, "session.start")
     return session
 
@@ -43,7 +43,7 @@ def test_a_typo_on_the_score_sheet_keeps_every_other_value_and_is_named_at_its_c
 
 
 def test_a_refused_colour_choice_keeps_every_colour_chosen_and_names_the_rule(member_client, night, players):
-    session = services.create_session(night=night, game="babel-on", players=players[:3], seed=11)
+    session = services.create_session(night=night, game="babel-on", players=players[:3], secret="b")
     advance(session, "session.start")
     a, b, c = [seat.key for seat in session.seats.all()]
     typed = {f"colour_{a}": "green", f"colour_{b}": "yellow", f"colour_{c}": "green", "extra": "purple"}

@@ -60,7 +60,7 @@ def test_the_finishing_order_alone_is_enough(member_client, session):
 
 
 def test_seven_wonders_ties_are_broken_by_coins(member_client, night, players):  # SW-14
-    session = services.create_session(night=night, game="seven-wonders", players=players[:3], seed=1)
+    session = services.create_session(night=night, game="seven-wonders", players=players[:3], secret="1")
     seats = list(session.seats.all())
     extra = {f"tiebreak_{s.key}": coins for s, coins in zip(seats, [3, 8, 1], strict=True)}
     post_scores(member_client, session, [50, 50, 40], **extra)

@@ -25,7 +25,7 @@ def tiles_only(night, players):
         game="seven-wonders",
         players=players[:3],
         options={"tower_tiles": True, "great_projects": False},
-        seed=3,
+        secret="3",
     )
     advance(session, "session.start")
     seats = [seat.key for seat in session.seats.all()]

@@ -116,7 +116,7 @@ def test_the_board_shows_the_corrected_card_and_says_so(member_client, group, pl
     )
     night = services.create_night(group=group, date=datetime.date(2026, 11, 22))
     session = services.create_session(
-        night=night, game="seven-wonders", players=players[:3], options={"great_projects": True}, seed=1
+        night=night, game="seven-wonders", players=players[:3], options={"great_projects": True}, secret="1"
     )
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()

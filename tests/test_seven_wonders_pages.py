@@ -13,7 +13,7 @@ ADA = {"coins": "10", "military": "9", "wonder": "10", "civilian": "5+7", "comme
 @pytest.fixture
 def table(night, players):
     session = services.create_session(
-        night=night, game="seven-wonders", players=players[:3], options={"leaders": False, "cities": True}, seed=2
+        night=night, game="seven-wonders", players=players[:3], options={"leaders": False, "cities": True}, secret="2"
     )
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()

@@ -17,7 +17,7 @@ ENGINE = SevenWonders()
 def table(night, players):
     """Three players, Great Projects only: two markers on the card."""
     session = services.create_session(
-        night=night, game="seven-wonders", players=players[:3], options={"tower_tiles": False}, seed=2
+        night=night, game="seven-wonders", players=players[:3], options={"tower_tiles": False}, secret="2"
     )
     advance(session, "session.start")
     code = services.create_join_code(session=session).code

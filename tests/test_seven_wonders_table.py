@@ -16,7 +16,7 @@ EFFECTS = {tile: escape(text) for tile, text in data()["tiles"]["value"].items()
 def table(night, players):
     session = services.create_session(
         night=night, game="seven-wonders", players=players[:3], options={"tower_tiles": True, "great_projects": True},
-        seed=8,
+        secret="8",
     )  # fmt: skip
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()

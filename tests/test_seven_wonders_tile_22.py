@@ -30,7 +30,7 @@ def test_sw_10_a_session_applies_tile_22_to_the_penalty_of_its_corrected_card(me
     services.set_edition_table(group=group, game="seven-wonders", overrides=corrections)
     night = services.create_night(group=group, date=datetime.date(2026, 11, 22))
     session = services.create_session(
-        night=night, game="seven-wonders", players=players[:3], options={"great_projects": True}, seed=4
+        night=night, game="seven-wonders", players=players[:3], options={"great_projects": True}, secret="4"
     )
     advance(session, "session.start")
     seats = [seat.key for seat in session.seats.all()]
@@ -73,7 +73,9 @@ def leaders_table(group, players, *, leaders: bool):
     services.set_edition_table(group=group, game="seven-wonders", overrides=corrections)
     night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
     options = {"great_projects": True, "leaders": leaders}
-    session = services.create_session(night=night, game="seven-wonders", players=players[:3], options=options, seed=4)
+    session = services.create_session(
+        night=night, game="seven-wonders", players=players[:3], options=options, secret="4"
+    )
     advance(session, "session.start")
     seats = [seat.key for seat in session.seats.all()]
     advance(session, sw.PARTICIPATE, seat=seats[0])

@@ -22,7 +22,7 @@ def apply(state, event_type, **payload):
 def table(night, players):
     """Four players, Great Projects only: three markers on the card."""
     session = services.create_session(
-        night=night, game="seven-wonders", players=players[:4], options={"tower_tiles": False}, seed=2
+        night=night, game="seven-wonders", players=players[:4], options={"tower_tiles": False}, secret="2"
     )
     advance(session, "session.start")
     return session, [seat.key for seat in session.seats.all()]

@@ -115,7 +115,7 @@ def assert_every_form_survives_a_stale_send(client: Client, session: GameSession
 
 
 def start(night: Any, players: Any, game: str, count: int, **options: Any) -> GameSession:
-    session = services.create_session(night=night, game=game, players=players[:count], options=options, seed=5)
+    session = services.create_session(night=night, game=game, players=players[:count], options=options, secret="5")
     advance(session, "session.start")
     return session
 
@@ -153,7 +153,7 @@ def test_every_seven_wonders_form_survives_a_stale_send(member_client, night, pl
 
 
 def test_every_babel_on_form_survives_a_stale_send(member_client, night, players):
-    session = services.create_session(night=night, game="babel-on", players=players[:2], seed=11)
+    session = services.create_session(night=night, game="babel-on", players=players[:2], secret="b")
     advance(session, "session.start")
     a, b = [seat.key for seat in session.seats.all()]
     count = assert_every_form_survives_a_stale_send(member_client, session)  # set-up

@@ -36,7 +36,7 @@ def assert_every_versioned_phone_form_survives_a_stale_send(client: Client, code
 
 
 def test_every_versioned_babel_on_phone_form_survives_a_stale_send(night, players):
-    session = services.create_session(night=night, game="babel-on", players=players[:2], seed=11)
+    session = services.create_session(night=night, game="babel-on", players=players[:2], secret="b")
     a, b = [seat.key for seat in session.seats.all()]
     advance(session, "session.start")
     advance(session, bo.SETUP, colours={a: "blue", b: "red"}, extra="green")

@@ -34,7 +34,7 @@ BASE = datetime.datetime(2026, 3, 2, 20, 0, tzinfo=datetime.UTC)
 
 def play(night, players, scores, *, game="tower-of-babel", days=0, places=False):
     """A finished session with these final scores (or places) by seat; it finished ``days`` after BASE."""
-    session = services.create_session(night=night, game=game, players=players, seed=1)
+    session = services.create_session(night=night, game=game, players=players, secret="1")
     kind = "places" if places else "scores"
     payload = {kind: {str(p.pk): s for p, s in zip(players, scores, strict=True)}}
     services.append_event(session_id=session.pk, expected_version=0, type=f"{kind}.record", payload=payload)

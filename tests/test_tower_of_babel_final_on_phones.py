@@ -19,7 +19,9 @@ from tests.test_tower_of_babel_secret_offers import phone
 def game_over(night, players, **options):
     """Ada, Bruno and Chiara played to the end (seed 7), with the two-kind discs."""
     options = {"two_kind_discs": True, **options}
-    session = services.create_session(night=night, game="tower-of-babel", players=players[:3], options=options, seed=7)
+    session = services.create_session(
+        night=night, game="tower-of-babel", players=players[:3], options=options, secret="7"
+    )
     advance(session, "session.start")
     play_to_the_end(session)
     seats = [seat.key for seat in session.seats.all()]

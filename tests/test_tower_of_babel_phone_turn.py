@@ -21,7 +21,7 @@ def start(night, players):
 
     def started(**options):
         session = services.create_session(
-            night=night, game="tower-of-babel", players=players[:3], options=options, seed=7
+            night=night, game="tower-of-babel", players=players[:3], options=options, secret="7"
         )
         seats = [seat.key for seat in session.seats.all()]
         services.append_event(session_id=session.pk, expected_version=0, type="session.start")

@@ -38,10 +38,18 @@ class SessionOut(serializers.ModelSerializer):
     results = ResultOut(many=True)
     night = serializers.IntegerField(source="night_id")
     group = serializers.IntegerField(source="group_id")
+    secret = serializers.CharField(
+        source="published_secret",
+        allow_null=True,
+        help_text=(
+            "What the deal and the app's dice were drawn from (hex; the engines' seed is its value)."
+            " Null while the session is open; published once it has ended, so the table can check the deal."
+        ),
+    )
 
     class Meta:
         model = GameSession
-        fields = ["id", "group", "night", "game", "options", "status", "seed", "version", "state", "seats", "results"]
+        fields = ["id", "group", "night", "game", "options", "status", "secret", "version", "state", "seats", "results"]
 
     def get_state(self, session: GameSession) -> dict[str, Any]:
         return public_state(session)
@@ -84,7 +92,11 @@ class ErrorsOut(serializers.Serializer):
 
 
 class ConflictOut(ErrorsOut):
-    session = SessionOut()
+    """Small on purpose: under many writers most answers are 409s (issue 15, item 11)."""
+
+    version = serializers.IntegerField(help_text="The session's version now.")
+    session = serializers.URLField(help_text="The session, to read it whole.")
+    events = serializers.URLField(help_text="Only the events you missed: those after your expected_version.")
 
 
 class EventsOut(serializers.Serializer):

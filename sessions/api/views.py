@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -61,13 +60,14 @@ def session_detail(request: Request, session_id: int) -> Response:
     responses={201: EventCreatedOut, 200: EventCreatedOut, 400: ErrorsOut, 409: ConflictOut},
     parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
     description="Append one event naming the version you saw: 201 with the event and the new state, "
-    "200 for a repeated Idempotency-Key, 409 with the fresh session when the version is stale.",
+    "200 for a repeated Idempotency-Key, 409 with the version now and links to the session and to the "
+    "events you missed when the version is stale.",
     tags=["sessions"],
 )
 @api_view(["GET", "POST"])
 def session_events(request: Request, session_id: int) -> Response:
-    session = selectors.session_of_member(request.user, session_id)
     if request.method == "GET":
+        session = selectors.session_of_member(request.user, session_id)
         since = EventsSince(data=request.query_params)
         since.is_valid(raise_exception=True)
         etag = f'"api-e{session.pk}-v{session.version}-{since.validated_data["since"]}"'
@@ -83,13 +83,18 @@ def session_events(request: Request, session_id: int) -> Response:
         ]
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
         return Response({"version": session.version, "events": rows}, headers=headers)
+    version = selectors.version_for_write(request.user, session_id)
     incoming = EventIn(data=request.data)
     incoming.is_valid(raise_exception=True)
     data = incoming.validated_data
     key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None
+    if version != data["expected_version"] and not (key and selectors.key_used(session_id, key)):
+        # Stale for sure (versions only grow, and no client knows one not yet committed):
+        # refused before any lock, so a crowd of stale writers does not queue behind the writer.
+        return _conflict(request, session_id=session_id, now=version, seen=data["expected_version"])
     try:
         outcome = services.append_event(
-            session_id=session.pk,
+            session_id=session_id,
             expected_version=data["expected_version"],
             type=data["type"],
             payload=data["payload"],
@@ -97,22 +102,23 @@ def session_events(request: Request, session_id: int) -> Response:
             idempotency_key=key,
         )
     except services.StaleWrite as stale:
-        fresh = selectors.session_of_member(request.user, stale.session.pk)
-        body: dict[str, Any] = {
-            "errors": [
-                {
-                    "field": "expected_version",
-                    "rule": None,
-                    "message": _("The session is at version %(version)d now; reload and send again.")
-                    % {"version": fresh.version},
-                }
-            ],
-            "session": SessionOut(fresh).data,
-        }
-        return Response(body, status=status.HTTP_409_CONFLICT)
-    fresh = selectors.session_of_member(request.user, session.pk)
+        return _conflict(request, session_id=session_id, now=stale.session.version, seen=data["expected_version"])
+    fresh = selectors.session_of_member(request.user, session_id)
     body = {"event": EventOut(outcome.event).data, "session": SessionOut(fresh).data, "created": outcome.created}
     return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+
+
+def _conflict(request: Request, *, session_id: int, now: int, seen: int) -> Response:
+    """The version and where to catch up; no session body, so a busy table's 409s stay cheap."""
+    message = _("The session is at version %(version)d now; reload and send again.") % {"version": now}
+    events = reverse("api-session-events", args=[session_id])
+    body = {
+        "errors": [{"field": "expected_version", "rule": None, "message": message}],
+        "version": now,
+        "session": request.build_absolute_uri(reverse("api-session", args=[session_id])),
+        "events": request.build_absolute_uri(f"{events}?since={min(seen, now)}"),
+    }
+    return Response(body, status=status.HTTP_409_CONFLICT)
 
 
 @extend_schema(exclude=True)

@@ -392,8 +392,11 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
-    """Nothing in Babel On! is secret."""
-    return state
+    """Only the rolls to come are secret: the app's die is drawn from the session's seed."""
+    game = state.get("game")
+    if not game or "seed" not in game:
+        return state
+    return {**state, "game": {key: value for key, value in game.items() if key != "seed"}}
 
 
 def public_payloads(state: dict[str, Any], events: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:

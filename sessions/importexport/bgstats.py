@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -278,9 +277,7 @@ def _session(
     scores: list[dict[str, Any]],
     user: User | None,
 ) -> GameSession:
-    session = services.create_session(
-        night=_night(group, play["playDate"], place), game=slug, players=seated, seed=secrets.randbits(48)
-    )
+    session = services.create_session(night=_night(group, play["playDate"], place), game=slug, players=seated)
     keys = [str(p.pk) for p in seated]
     points = [_number(s["score"]) for s in scores]
     payload: dict[str, Any]

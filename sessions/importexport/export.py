@@ -1,7 +1,8 @@
 """Reads that write a group out: the whole group as JSON, its results as CSV.
 
 The JSON holds everything a group has: its players, game nights, every session with its
-options, seed, seats, full event log and results, and the plain results of other games.
+options, secret, seats, full event log and results, and the plain results of other games. A
+session still open travels sealed (``sealed``): its secret and log hold hands still in play.
 Ids in the file only link its parts together; importing it elsewhere gives new ids. The game
 state is not in the file: it is the replay of the log, which the import runs (and checks
 against the results).
@@ -18,10 +19,11 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from sessions.importexport.sealed import seal
 from sessions.models import GameSession, Group, Result, Seat, SessionEvent
 
 FORMAT = "babel-companion/group"
-VERSION = 1
+VERSION = 2  # 1 carried every session's seed in clear
 CHUNK = 500
 CSV_COLUMNS = ["date", "place", "session", "game", "finished_at", "player", "rank", "score"]
 
@@ -93,12 +95,21 @@ def _head(group: Group) -> dict[str, Any]:
 
 
 def _session(session: GameSession) -> dict[str, Any]:
+    whole = _whole_session(session)
+    if not session.is_open:
+        return whole
+    # What a reader may see of an open session; the rest is in the sealed text.
+    shown = {key: whole[key] for key in ("id", "night", "game", "status", "created_at")}
+    return {**shown, "sealed": seal(whole)}
+
+
+def _whole_session(session: GameSession) -> dict[str, Any]:
     return {
         "id": session.pk,
         "night": session.night_id,
         "game": session.game,
         "options": session.options,
-        "seed": session.seed,
+        "secret": session.secret,
         "status": session.status,
         "version": session.version,
         "created_at": _when(session.created_at),

@@ -31,6 +31,7 @@ from sessions.api.filters import MAX_ID
 from sessions.games import GAMES, get_game
 from sessions.importexport.export import FORMAT, VERSION
 from sessions.importexport.jsondepth import check_depth
+from sessions.importexport.sealed import CannotUnseal, unseal
 from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
     GameNight,
@@ -85,7 +86,8 @@ class SessionDoc(serializers.Serializer):
     night = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     game = serializers.CharField(max_length=30)
     options = serializers.DictField(default=dict)
-    seed = serializers.IntegerField(min_value=0, max_value=2**62)
+    seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)  # version 1
+    secret = serializers.RegexField(r"^[0-9a-f]{1,64}$", required=False)  # version 2
     status = serializers.ChoiceField(choices=[value for value, _label in GameSession.STATUSES])
     version = serializers.IntegerField(min_value=0)
     created_at = serializers.DateTimeField(required=False)
@@ -116,7 +118,7 @@ class GroupInfoDoc(serializers.Serializer):
 
 class GroupDocument(serializers.Serializer):
     format = serializers.ChoiceField(choices=[FORMAT])
-    version = serializers.ChoiceField(choices=[VERSION])
+    version = serializers.ChoiceField(choices=[1, VERSION])
     group = GroupInfoDoc()
     players = PlayerDoc(many=True)
     nights = NightDoc(many=True)
@@ -133,13 +135,36 @@ def checked_document(document: Any) -> dict[str, Any]:
     if not isinstance(document, Mapping):
         raise _refuse(gettext_noop("This is not a group export."), "format")
     check_depth(document)
-    incoming = GroupDocument(data=document)
+    incoming = GroupDocument(data=_unsealed(document))
     if not incoming.is_valid():
         field, message = flatten(incoming.errors)[0]
         raise _refuse(gettext_noop("{path}: {message}"), field, path=field, message=message)
     data: dict[str, Any] = dict(incoming.validated_data)
     _check_links(data)
     return data
+
+
+def _unsealed(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The document with each sealed (open) session opened; one this server cannot open is refused."""
+    sessions = document.get("sessions")
+    if not isinstance(sessions, list):
+        return document
+    opened = []
+    for index, session in enumerate(sessions):
+        if isinstance(session, Mapping) and isinstance(session.get("sealed"), str):
+            try:
+                session = unseal(session["sealed"])
+            except CannotUnseal:
+                raise _refuse(
+                    gettext_noop(
+                        "This session was still open when it was exported, so it travels sealed: only the"
+                        " server that exported it can open it. Finish it there and export again."
+                    ),
+                    f"sessions[{index}].sealed",
+                ) from None
+            check_depth(session)
+        opened.append(session)
+    return {**document, "sessions": opened}
 
 
 def _unique(values: list[Any], template: str, field: str) -> None:
@@ -193,6 +218,17 @@ def _check_links(data: dict[str, Any]) -> None:
             raise _refuse(gettext_noop("The events are not numbered 1, 2, 3 ..."), f"{field}.events", value="")
         if session["version"] != len(session["events"]):
             raise _refuse(gettext_noop("The version is not the number of events."), f"{field}.version", value="")
+        session["secret"] = _secret(session, data["version"], field)
+
+
+def _secret(session: dict[str, Any], version: int, field: str) -> str:
+    """Version 1 files carry the seed as a number, later ones the secret in hex."""
+    if version == 1 and "seed" in session:
+        return format(session.pop("seed"), "x")
+    if version > 1 and "secret" in session:
+        return str(session["secret"])
+    name = "seed" if version == 1 else "secret"
+    raise _refuse(gettext_noop("Every session of this file needs its {value}."), f"{field}.{name}", value=name)
 
 
 def import_group(*, owner: User, document: Any) -> Group:
@@ -256,7 +292,7 @@ def _import_session(
     events = [
         core.Event(seq=e.seq, type=e.type, payload=payload_with_new_seats(e.type, e.payload, keys)) for e in original
     ]
-    replay = {"options": doc["options"], "seed": doc["seed"]}
+    replay = {"options": doc["options"], "seed": int(doc["secret"], 16)}
     try:
         exported = core.replay(rules, seats=old_keys, events=original, **replay)
     except RuleError as refused:
@@ -286,7 +322,7 @@ def _import_session(
         game=doc["game"],
         options=doc["options"],
         status=state["status"],
-        seed=doc["seed"],
+        secret=doc["secret"],
         version=doc["version"],
         state=state,
         created_at=doc.get("created_at") or now,

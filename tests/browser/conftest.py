@@ -222,6 +222,6 @@ def a_table(
     group = services.create_group(owner=owner, name="Thursday table")
     players = [services.create_player(group=group, name=name) for name in names]
     night = services.create_night(group=group, date=datetime.date(2026, 11, 23))
-    session = services.create_session(night=night, game=game, players=players, options=options or {}, seed=5)
+    session = services.create_session(night=night, game=game, players=players, options=options or {}, secret="5")
     advance(session, "session.start")
     return session

@@ -139,7 +139,7 @@ def test_a_phone_joins_the_night_once_and_follows_the_result_then_the_next_game(
     phone.screenshot(path=screenshots / "live-table-phone-result.png", full_page=True)
 
     players = [seat.player for seat in session.seats.all()]
-    following = services.create_session(night=session.night, game="babel-cubes", players=players[:2], seed=3)
+    following = services.create_session(night=session.night, game="babel-cubes", players=players[:2], secret="3")
     advance(following, "session.start")
     expect(phone.get_by_role("heading", name="babel", exact=True)).to_be_visible(timeout=3_000)
     expect(phone.get_by_test_id("guest-me")).to_have_text("You are Bruno")

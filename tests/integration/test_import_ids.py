@@ -33,7 +33,7 @@ def test_an_import_leaves_the_player_sequence_alone(postgres_service: None, db: 
     group = services.create_group(owner=owner, name="Mine")
     night = services.create_night(group=group, date=datetime.date(2026, 11, 5))
     people = [services.create_player(group=group, name=name) for name in ["Ada", "Bruno", "Chiara"]]
-    session = services.create_session(night=night, game="tower-of-babel", players=people, seed=1)
+    session = services.create_session(night=night, game="tower-of-babel", players=people, secret="1")
     keys = [str(p.pk) for p in people]
     services.append_event(
         session_id=session.pk, expected_version=0, type="scores.record", payload={"scores": dict.fromkeys(keys, 5)}

@@ -62,11 +62,11 @@ class Command(BaseCommand):
         night = services.create_night(
             group=group, date=datetime.date.today() - datetime.timedelta(days=7), place="Chiara's kitchen"
         )
-        for seed, (game, indexes, options, event_type, values) in enumerate(SESSIONS, start=1):
+        for game, indexes, options, event_type, values in SESSIONS:
             seated = [players[i] for i in indexes]
-            session = services.create_session(night=night, game=game, players=seated, options=options, seed=seed)
+            session = services.create_session(night=night, game=game, players=seated, options=options)
             self._finish(session, user, seated, event_type, values, TIEBREAKS.get(game))
-        tracked = services.create_session(night=night, game=BABEL_CUBES, players=[players[0], players[1]], seed=9)
+        tracked = services.create_session(night=night, game=BABEL_CUBES, players=[players[0], players[1]])
         moves = [(PLACE, {"cell": c, "type": t, "bulges": b}) for c, t, b in CUBE_MOVES]
         self._play(tracked, user, [(core.START, {}), *moves, (core.FINISH, {})])
 

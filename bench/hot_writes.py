@@ -1,0 +1,344 @@
+"""Hot writes: how many moves one session accepts per second when 1, 4 or 20 writers send them
+at once through the API, on PostgreSQL (the production set-up) and on SQLite (``make run``).
+
+Run from the repository root: ``.venv/bin/python -m bench.hot_writes`` (``--writers 1,4,20``,
+``--seconds 10``, ``--database postgres,sqlite``). PostgreSQL is ``BENCH_DATABASE_URL``
+(default postgres://postgres@127.0.0.1:5432/babel_bench_writes, dropped and created afresh)
+with Redis ``BENCH_REDIS_URL`` (default redis://127.0.0.1:6379/7, flushed) and
+``uvicorn --workers 2``; SQLite is a new file in a temporary folder, with no Redis and one
+uvicorn process, as ``make run`` serves.
+
+Each writer is a phone that keeps moving: it POSTs a Tower of Babel pass to
+``/api/v1/sessions/<id>/events/`` naming the last version it knows on a kept-alive
+connection; a 409 tells it the version now (and nothing else: issue 15, item 11), and it sends
+again at once, giving the move up after 200 tries as the audit's writers did. Printed per
+database and writer count: accepted moves per second, 409s per accepted move, moves given up,
+the time from a move's first try to its acceptance (p50/p95), and errors. The baselines are
+measured in the same run, against the same server, by the same client: a static file and the
+API's cheapest answer (a session read answered 304), in requests per second at the same
+concurrency; the ratios say what share of a bare request rate a move costs. After every step
+the session's log is checked: the version moved by exactly the moves accepted (none lost, none
+recorded twice) and the sequence has no gap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from bench import servers
+from bench.push import fresh_database, percentile
+
+DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_writes"
+REDIS_URL = "redis://127.0.0.1:6379/7"
+GIVE_UP_AFTER = 200  # tries, as the audit's writers
+
+
+@dataclass
+class Step:
+    """One load: what the writers (or the baseline's readers) got in ``seconds``."""
+
+    clients: int
+    seconds: float
+    done: int = 0  # accepted moves, or answered requests for a baseline
+    conflicts: int = 0
+    gave_up: int = 0
+    accepted_late: int = 0  # accepted after the window closed (counted for the log check only)
+    latencies: list[float] = field(default_factory=list)  # ms, first try to acceptance
+    errors: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.seconds
+
+
+# --- the clients (a process of their own, so they never share the bench's interpreter) ----------
+
+
+def request(
+    connection: http.client.HTTPConnection, method: str, path: str, body: bytes | None, headers: dict[str, str]
+):
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def move(port: int, token: str, session_id: int, version: int, deadline: float, step: Step, lock: threading.Lock):
+    """One writer: passes until the deadline, each sent again on a 409 with the version it names."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    path = f"/api/v1/sessions/{session_id}/events/"
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    while time.monotonic() < deadline:
+        began, tries = time.monotonic(), 0
+        while tries < GIVE_UP_AFTER:
+            tries += 1
+            body = json.dumps({"type": "tob.pass", "expected_version": version}).encode()
+            try:
+                status, answer = request(connection, "POST", path, body, headers)
+            except OSError as error:
+                with lock:
+                    step.errors[type(error).__name__] += 1
+                connection.close()
+                break
+            if status == 409:
+                version = json.loads(answer)["version"]
+                with lock:
+                    step.conflicts += 1
+                continue
+            ended = time.monotonic()
+            with lock:
+                if status != 201:
+                    step.errors[str(status)] += 1
+                elif ended <= deadline:
+                    step.done += 1
+                    step.latencies.append((ended - began) * 1000)
+                else:
+                    step.accepted_late += 1
+            if status == 201:
+                version = json.loads(answer)["session"]["version"]
+            break
+        else:
+            with lock:
+                step.gave_up += 1
+    connection.close()
+
+
+def read(port: int, path: str, headers: dict[str, str], deadline: float, step: Step, lock: threading.Lock):
+    """One baseline reader: the same request back to back until the deadline."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    while time.monotonic() < deadline:
+        status, _body = request(connection, "GET", path, None, headers)
+        with lock:
+            if status in (200, 304) and time.monotonic() <= deadline:
+                step.done += 1
+            elif status not in (200, 304):
+                step.errors[str(status)] += 1
+    connection.close()
+
+
+def run_clients(pipe: Connection, kind: str, clients: int, seconds: float, arguments: dict[str, Any]) -> None:
+    step, lock = Step(clients=clients, seconds=seconds), threading.Lock()
+    deadline = time.monotonic() + seconds
+    target: Callable[..., None] = move if kind == "move" else read
+    threads = [
+        threading.Thread(target=target, kwargs={**arguments, "deadline": deadline, "step": step, "lock": lock})
+        for _ in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    pipe.send(step)
+
+
+def load(kind: str, clients: int, seconds: float, **arguments: Any) -> Step:
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=run_clients, args=(theirs, kind, clients, seconds, arguments))
+    process.start()
+    step: Step = ours.recv()
+    process.join()
+    return step
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    session_id: int
+    token: str
+
+
+def set_table() -> Table:
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from scoring.tower_of_babel import engine as tob
+    from sessions import services
+    from sessions.api.tokens import create_api_token
+
+    owner = User.objects.create_user("bench", password="bench-pass-123")
+    group = services.create_group(owner=owner, name="Bench table")
+    players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
+    night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
+    session = services.create_session(night=night, game="tower-of-babel", players=players)
+    first = session.seats.first()
+    assert first is not None
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    services.append_event(session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": first.key})
+    return Table(session_id=session.pk, token=create_api_token(user=owner, name="bench")[1])
+
+
+def version_now(session_id: int) -> int:
+    from django.db import connections
+
+    from sessions.models import GameSession, SessionEvent
+
+    connections.close_all()  # a fresh read, not a connection's old snapshot
+    version = GameSession.objects.get(pk=session_id).version
+    seqs = list(SessionEvent.objects.filter(session_id=session_id).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, version + 1)), "the log has a gap or a sequence number twice"
+    return version
+
+
+def session_etag(port: int, table: Table) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(
+        "GET", f"/api/v1/sessions/{table.session_id}/", headers={"Authorization": f"Token {table.token}"}
+    )
+    response = connection.getresponse()
+    response.read()
+    assert response.status == 200, response.status
+    return response.headers["ETag"]
+
+
+# --- one database ------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    database: str
+    setup: str
+    static: dict[int, Step]
+    cheapest: dict[int, Step]
+    moves: dict[int, Step]
+    checks: list[str]
+
+
+def environment(database: str, folder: Path) -> tuple[dict[str, str], int, str]:
+    """The server's environment, its worker count and a line saying what it is."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_URL", "REDIS"))}
+    env |= {"DJANGO_SETTINGS_MODULE": "babel_companion.settings", "LOG_LEVEL": "WARNING", "DEBUG": "0"}
+    env.setdefault("SECRET_KEY", "bench-hot-writes-" + "x" * 40)
+    if database == "postgres":
+        url = os.environ.get("BENCH_DATABASE_URL", DATABASE_URL)
+        redis_url = os.environ.get("BENCH_REDIS_URL", REDIS_URL)
+        fresh_database(url)
+        import redis
+
+        redis.Redis.from_url(redis_url).flushdb()
+        env |= {"DATABASE_URL": url, "REDIS_URL": redis_url, "REDIS_CACHE_URL": redis_url, "REDIS_PUSH_URL": redis_url}
+        return env, 2, f"PostgreSQL {url} (fresh), Redis {redis_url}, uvicorn --workers 2"
+    env |= {"SQLITE_PATH": str(folder / "bench.sqlite3")}
+    return env, 1, "SQLite (a new file, WAL), no Redis, one uvicorn process (make run)"
+
+
+def run_database(pipe: Connection, database: str, writers: list[int], seconds: float) -> None:
+    """In a process of its own: Django set up for this database alone."""
+    import django
+
+    with tempfile.TemporaryDirectory(prefix="babel-bench-writes-") as folder:
+        env, workers, setup = environment(database, Path(folder))
+        os.environ.clear()
+        os.environ.update(env)
+        django.setup()
+        from django.conf import settings
+        from django.core.management import call_command
+        from django.db import connections
+        from django.templatetags.static import static
+
+        call_command("migrate", verbosity=0)
+        if not (Path(settings.STATIC_ROOT) / "staticfiles.json").exists():
+            call_command("collectstatic", interactive=False, verbosity=0)
+        table = set_table()
+        connections.close_all()
+        extra = ("--no-access-log", "--log-level", "warning")
+        report = Report(database=database, setup=setup, static={}, cheapest={}, moves={}, checks=[])
+        with servers.running(1, env=env, log_dir=Path(folder), workers=workers, extra=extra) as (server,):
+            api = {"Authorization": f"Token {table.token}"}
+            cheap = {**api, "If-None-Match": session_etag(server.port, table)}
+            session_path = f"/api/v1/sessions/{table.session_id}/"
+            for count in writers:
+                report.static[count] = load(
+                    "read", count, seconds, port=server.port, path=static("css/app.css"), headers={}
+                )
+                report.cheapest[count] = load(
+                    "read", count, seconds, port=server.port, path=session_path, headers=cheap
+                )
+                before = version_now(table.session_id)
+                arguments = {"port": server.port, "token": table.token, "session_id": table.session_id}
+                step = load("move", count, seconds, **arguments, version=before)
+                report.moves[count] = step
+                after = version_now(table.session_id)
+                accepted = step.done + step.accepted_late
+                verdict = "holds" if after - before == accepted else "BROKEN"
+                report.checks.append(
+                    f"{count} writers: version {before} -> {after}, {accepted} moves accepted: {verdict}"
+                )
+                print(f"  {database}, {count} writers: {step.rate:.1f} moves/s", flush=True)
+        connections.close_all()
+    pipe.send(report)
+
+
+def measure(database: str, writers: list[int], seconds: float) -> Report:
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=run_database, args=(theirs, database, writers, seconds))
+    process.start()
+    report: Report = ours.recv()
+    process.join()
+    return report
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def print_report(report: Report) -> None:
+    print(f"\n== {report.database}: {report.setup}")
+    print(
+        "writers | moves/s | 409s per move | given up | first try to accepted p50 / p95 ms | errors "
+        "| static req/s | 304 read req/s | moves / static | moves / 304 read"
+    )
+    for count, step in report.moves.items():
+        static, cheap = report.static[count], report.cheapest[count]
+        per_move = step.conflicts / step.done if step.done else float("nan")
+        errors = ", ".join(f"{k}: {v}" for k, v in sorted(step.errors.items())) or "0"
+        print(
+            f"{count:>7} | {step.rate:7.1f} | {per_move:13.2f} | {step.gave_up:8} | "
+            f"{percentile(step.latencies, 50):8.1f} / {percentile(step.latencies, 95):8.1f} | {errors} | "
+            f"{static.rate:12.0f} | {cheap.rate:14.0f} | {step.rate / static.rate:14.3f} | {step.rate / cheap.rate:.3f}"
+        )
+    one = report.moves.get(min(report.moves))
+    for count, step in report.moves.items():
+        if one is not None and count != min(report.moves):
+            print(f"{count} writers accept {step.rate / one.rate:.2f}x the moves per second of {min(report.moves)}")
+    for line in report.checks:
+        print(f"log check, {line}")
+
+
+def parse_arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--writers", default="1,4,20", help="writer counts, comma-separated")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per load (each baseline and each writer count)")
+    parser.add_argument("--database", default="postgres,sqlite", help="postgres, sqlite or both, comma-separated")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_arguments()
+    writers = [int(count) for count in args.writers.split(",")]
+    began = time.monotonic()
+    reports = [measure(name, writers, args.seconds) for name in args.database.split(",")]
+    for report in reports:
+        print_report(report)
+    print(f"\nwhole run {time.monotonic() - began:.0f} s")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
