@@ -26,8 +26,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import multiprocessing
-import os
 import sys
 import tempfile
 import threading
@@ -35,12 +33,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from bench import servers
-from bench.push import fresh_database, percentile
+from bench import databases, servers
+from bench.push import percentile
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_writes"
 REDIS_URL = "redis://127.0.0.1:6379/7"
@@ -129,7 +126,7 @@ def read(port: int, path: str, headers: dict[str, str], deadline: float, step: S
     connection.close()
 
 
-def run_clients(pipe: Connection, kind: str, clients: int, seconds: float, arguments: dict[str, Any]) -> None:
+def run_clients(kind: str, clients: int, seconds: float, arguments: dict[str, Any]) -> Step:
     step, lock = Step(clients=clients, seconds=seconds), threading.Lock()
     deadline = time.monotonic() + seconds
     target: Callable[..., None] = move if kind == "move" else read
@@ -141,16 +138,11 @@ def run_clients(pipe: Connection, kind: str, clients: int, seconds: float, argum
         thread.start()
     for thread in threads:
         thread.join()
-    pipe.send(step)
+    return step
 
 
 def load(kind: str, clients: int, seconds: float, **arguments: Any) -> Step:
-    context = multiprocessing.get_context("spawn")
-    ours, theirs = context.Pipe()
-    process = context.Process(target=run_clients, args=(theirs, kind, clients, seconds, arguments))
-    process.start()
-    step: Step = ours.recv()
-    process.join()
+    step: Step = databases.apart(run_clients, kind, clients, seconds, arguments)
     return step
 
 
@@ -220,78 +212,47 @@ class Report:
     checks: list[str]
 
 
-def environment(database: str, folder: Path) -> tuple[dict[str, str], int, str]:
-    """The server's environment, its worker count and a line saying what it is."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_URL", "REDIS"))}
-    env |= {"DJANGO_SETTINGS_MODULE": "babel_companion.settings", "LOG_LEVEL": "WARNING", "DEBUG": "0"}
-    env.setdefault("SECRET_KEY", "bench-hot-writes-" + "x" * 40)
-    if database == "postgres":
-        url = os.environ.get("BENCH_DATABASE_URL", DATABASE_URL)
-        redis_url = os.environ.get("BENCH_REDIS_URL", REDIS_URL)
-        fresh_database(url)
-        import redis
+def measure_writers(port: int, table: Table, count: int, seconds: float, report: Report) -> None:
+    """The two baselines, then ``count`` writers, then the log check."""
+    from django.templatetags.static import static
 
-        redis.Redis.from_url(redis_url).flushdb()
-        env |= {"DATABASE_URL": url, "REDIS_URL": redis_url, "REDIS_CACHE_URL": redis_url, "REDIS_PUSH_URL": redis_url}
-        return env, 2, f"PostgreSQL {url} (fresh), Redis {redis_url}, uvicorn --workers 2"
-    env |= {"SQLITE_PATH": str(folder / "bench.sqlite3")}
-    return env, 1, "SQLite (a new file, WAL), no Redis, one uvicorn process (make run)"
+    cheap = {"Authorization": f"Token {table.token}", "If-None-Match": session_etag(port, table)}
+    report.static[count] = load("read", count, seconds, port=port, path=static("css/app.css"), headers={})
+    session_path = f"/api/v1/sessions/{table.session_id}/"
+    report.cheapest[count] = load("read", count, seconds, port=port, path=session_path, headers=cheap)
+    before = version_now(table.session_id)
+    step = load("move", count, seconds, port=port, token=table.token, session_id=table.session_id, version=before)
+    report.moves[count] = step
+    after = version_now(table.session_id)
+    accepted = step.done + step.accepted_late
+    verdict = "holds" if after - before == accepted else "BROKEN"
+    report.checks.append(f"{count} writers: version {before} -> {after}, {accepted} moves accepted: {verdict}")
 
 
-def run_database(pipe: Connection, database: str, writers: list[int], seconds: float) -> None:
+def run_database(database: str, writers: list[int], seconds: float) -> Report:
     """In a process of its own: Django set up for this database alone."""
-    import django
-
     with tempfile.TemporaryDirectory(prefix="babel-bench-writes-") as folder:
-        env, workers, setup = environment(database, Path(folder))
-        os.environ.clear()
-        os.environ.update(env)
-        django.setup()
+        redis_url = REDIS_URL if database == "postgres" else None
+        env, setup = databases.environment(database, Path(folder), postgres_url=DATABASE_URL, redis_url=redis_url)
+        databases.set_up_django(env)
         from django.conf import settings
         from django.core.management import call_command
         from django.db import connections
-        from django.templatetags.static import static
 
-        call_command("migrate", verbosity=0)
         if not (Path(settings.STATIC_ROOT) / "staticfiles.json").exists():
             call_command("collectstatic", interactive=False, verbosity=0)
         table = set_table()
         connections.close_all()
+        # Production's 2 workers on PostgreSQL; one process on SQLite, as make run serves.
+        workers = 2 if database == "postgres" else 1
+        setup += f", uvicorn with {workers} worker process{'es' if workers > 1 else ''}"
         extra = ("--no-access-log", "--log-level", "warning")
         report = Report(database=database, setup=setup, static={}, cheapest={}, moves={}, checks=[])
         with servers.running(1, env=env, log_dir=Path(folder), workers=workers, extra=extra) as (server,):
-            api = {"Authorization": f"Token {table.token}"}
-            cheap = {**api, "If-None-Match": session_etag(server.port, table)}
-            session_path = f"/api/v1/sessions/{table.session_id}/"
             for count in writers:
-                report.static[count] = load(
-                    "read", count, seconds, port=server.port, path=static("css/app.css"), headers={}
-                )
-                report.cheapest[count] = load(
-                    "read", count, seconds, port=server.port, path=session_path, headers=cheap
-                )
-                before = version_now(table.session_id)
-                arguments = {"port": server.port, "token": table.token, "session_id": table.session_id}
-                step = load("move", count, seconds, **arguments, version=before)
-                report.moves[count] = step
-                after = version_now(table.session_id)
-                accepted = step.done + step.accepted_late
-                verdict = "holds" if after - before == accepted else "BROKEN"
-                report.checks.append(
-                    f"{count} writers: version {before} -> {after}, {accepted} moves accepted: {verdict}"
-                )
-                print(f"  {database}, {count} writers: {step.rate:.1f} moves/s", flush=True)
+                measure_writers(server.port, table, count, seconds, report)
+                print(f"  {database}, {count} writers: {report.moves[count].rate:.1f} moves/s", flush=True)
         connections.close_all()
-    pipe.send(report)
-
-
-def measure(database: str, writers: list[int], seconds: float) -> Report:
-    context = multiprocessing.get_context("spawn")
-    ours, theirs = context.Pipe()
-    process = context.Process(target=run_database, args=(theirs, database, writers, seconds))
-    process.start()
-    report: Report = ours.recv()
-    process.join()
     return report
 
 
@@ -333,7 +294,7 @@ def main() -> None:
     args = parse_arguments()
     writers = [int(count) for count in args.writers.split(",")]
     began = time.monotonic()
-    reports = [measure(name, writers, args.seconds) for name in args.database.split(",")]
+    reports = [databases.apart(run_database, name, writers, args.seconds) for name in args.database.split(",")]
     for report in reports:
         print_report(report)
     print(f"\nwhole run {time.monotonic() - began:.0f} s")

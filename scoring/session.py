@@ -70,23 +70,39 @@ def step(rules: Rules, state: JSON, event: Event) -> JSON:
     return {**new, "in_effect": [*state["in_effect"], event.seq]}
 
 
+# How often (in events in effect) a replay keeps the state, and the database a snapshot, so
+# that an undo replays at most this many moves, not the whole log.
+CHECKPOINT_EVERY = 32
+
+
 def replay(
     rules: Rules, *, seats: Sequence[str], options: Mapping[str, JSON], seed: int, events: Iterable[Event]
 ) -> JSON:
-    """The state a whole log gives, undos included."""
-    start = initial_state(rules, seats=seats, options=options, seed=seed)
+    """The state a whole log gives, undos included: linear in the log's length, as an undo
+    starts again from the last checkpoint still in effect."""
     in_effect: list[Event] = []
-    state = start
+    checkpoints = {0: initial_state(rules, seats=seats, options=options, seed=seed)}
+    state = checkpoints[0]
     for event in events:
         if event.type != UNDO:
             state = step(rules, state, event)
             in_effect.append(event)
+            if len(in_effect) % CHECKPOINT_EVERY == 0:
+                checkpoints[len(in_effect)] = state
             continue
         check_undo(state)
         in_effect.pop()
-        state = start
-        for kept in in_effect:
-            state = step(rules, state, kept)
+        for depth in [depth for depth in checkpoints if depth > len(in_effect)]:
+            del checkpoints[depth]
+        nearest = max(checkpoints)
+        state = resume(rules, checkpoints[nearest], in_effect[nearest:])
+    return state
+
+
+def resume(rules: Rules, state: JSON, events: Iterable[Event]) -> JSON:
+    """The state after ``events``, none of them an undo, from ``state``."""
+    for event in events:
+        state = step(rules, state, event)
     return state
 
 

@@ -195,6 +195,23 @@ class SessionEvent(models.Model):
         return core.Event(seq=self.seq, type=self.type, payload=self.payload)
 
 
+class StateSnapshot(models.Model):
+    """The state after the first ``depth`` events still in effect, kept every
+    ``core.CHECKPOINT_EVERY`` of them, so that an undo replays the moves since the nearest one
+    and not the whole log. Every row is a prefix of the session's events in effect: an undo
+    deletes those past its new depth."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="snapshots")
+    depth = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "depth"], name="unique_snapshot_depth")]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} after {self.depth}"
+
+
 class Result(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")

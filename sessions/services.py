@@ -35,6 +35,7 @@ from sessions.models import (
     Result,
     Seat,
     SessionEvent,
+    StateSnapshot,
     WriteReceipt,
     new_secret,
 )
@@ -220,16 +221,11 @@ def _record(
     new_event = core.Event(seq=seq, type=type, payload=payload)
     if type == core.UNDO:
         core.check_undo(session.state)
-        log = [e.as_core_event() for e in session.events.all()]
-        state = core.replay(
-            rules,
-            seats=session.state["entry"]["seats"],
-            options=session.options,
-            seed=session.seed,
-            events=[*log, new_event],
-        )
+        state = _undone(session, rules)
     else:
         state = core.step(rules, session.state, new_event)
+        if len(state["in_effect"]) % core.CHECKPOINT_EVERY == 0:
+            StateSnapshot.objects.create(session=session, depth=len(state["in_effect"]), state=state)
     event = SessionEvent.objects.create(
         session=session,
         seq=seq,
@@ -249,6 +245,27 @@ def _record(
     night_id, session_id, version = session.night_id, session.pk, session.version
     transaction.on_commit(lambda: push.announce(night_id=night_id, session_id=session_id, version=version))
     return event
+
+
+def _undone(session: GameSession, rules: core.Rules) -> Any:
+    """The state without the last event in effect: the nearest snapshot still in effect, then
+    the events in effect since it (at most ``CHECKPOINT_EVERY``), not the whole log."""
+    kept = session.state["in_effect"][:-1]
+    session.snapshots.filter(depth__gt=len(kept)).delete()
+    snapshot = session.snapshots.order_by("-depth").first()
+    if snapshot is None:
+        depth, start = (
+            0,
+            core.initial_state(
+                rules, seats=session.state["entry"]["seats"], options=session.options, seed=session.seed
+            ),
+        )
+    else:
+        depth, start = snapshot.depth, snapshot.state
+    wanted = set(kept[depth:])
+    since = kept[depth - 1] if depth else 0
+    events = [e.as_core_event() for e in session.events.filter(seq__gt=since).order_by("seq") if e.seq in wanted]
+    return core.resume(rules, start, events)
 
 
 def _write_results(session: GameSession, rules: core.Rules) -> None:
