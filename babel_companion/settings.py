@@ -281,7 +281,7 @@ PROXY_COUNT = envint("PROXY_COUNT", "0")
 CALCULATOR_ANON_RATE = envstr("CALCULATOR_ANON_RATE", "120/minute")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "sessions.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

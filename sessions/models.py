@@ -117,6 +117,8 @@ class GameSession(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The play log: a group's finished sessions, newest first (a sort of the whole group without it).
+        indexes = [models.Index(fields=["group", "status", "-finished_at", "-id"], name="session_play_log")]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"

@@ -73,9 +73,9 @@ def session_of_member(user: User, session_id: int) -> GameSession:
     return _of_member(user, with_seats(GameSession.objects.select_related("night", "group")), session_id)
 
 
-def version_for_write(user: User, session_id: int) -> int:
-    """For a write: 404 unless the session belongs to one of the user's groups, else its
-    version now, read without a lock (one query; the write reads it again under its lock)."""
+def version_of_member(user: User, session_id: int) -> int:
+    """404 unless the session belongs to one of the user's groups, else its version now, read
+    without a lock: one query, for a 304 or a stale write (a write reads it again under its lock)."""
     found = None
     if user.is_authenticated:
         rows = GameSession.objects.filter(pk=session_id, group__memberships__user=user)
@@ -83,6 +83,14 @@ def version_for_write(user: User, session_id: int) -> int:
     if found is None:
         raise Http404
     return found
+
+
+def events_since(session_id: int, since: int) -> tuple[GameSession, list[SessionEvent]]:
+    """The session (after an access check) and its events after ``since``, oldest first: two
+    queries, whatever the log's length."""
+    session = GameSession.objects.get(pk=session_id)
+    events = list(session.events.filter(seq__gt=since).select_related("author").order_by("seq"))
+    return session, events
 
 
 def key_used(session_id: int, idempotency_key: str) -> bool:

@@ -12,7 +12,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
-from knox.auth import TokenAuthentication
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
 from rest_framework.exceptions import APIException
@@ -31,6 +30,7 @@ from scoring.tower_of_babel.table import Table, check_row, load_table
 from scoring.tower_of_babel.wonders import score_wonder
 from sessions import caching
 from sessions.api import schema
+from sessions.api.authentication import TokenAuthentication
 
 
 class ThrottleUnavailable(APIException):

@@ -37,10 +37,12 @@ from sessions.boards import public_payloads
 )
 @api_view(["GET"])
 def session_detail(request: Request, session_id: int) -> Response:
-    session = selectors.session_of_member(request.user, session_id)
-    etag = f'"api-s{session.pk}-v{session.version}"'
+    version = selectors.version_of_member(request.user, session_id)
+    etag = f'"api-s{session_id}-v{version}"'
     if etag in request.headers.get("If-None-Match", ""):
         return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    session = selectors.session_of_member(request.user, session_id)
+    etag = f'"api-s{session.pk}-v{session.version}"'  # it may have moved on since
     return Response(SessionOut(session).data, headers={"ETag": etag, "Cache-Control": "private, no-cache"})
 
 
@@ -66,24 +68,24 @@ def session_detail(request: Request, session_id: int) -> Response:
 )
 @api_view(["GET", "POST"])
 def session_events(request: Request, session_id: int) -> Response:
+    version = selectors.version_of_member(request.user, session_id)
     if request.method == "GET":
-        session = selectors.session_of_member(request.user, session_id)
         since = EventsSince(data=request.query_params)
         since.is_valid(raise_exception=True)
-        etag = f'"api-e{session.pk}-v{session.version}-{since.validated_data["since"]}"'
+        after = since.validated_data["since"]
+        etag = f'"api-e{session_id}-v{version}-{after}"'
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        events = list(session.events.select_related("author").order_by("seq"))
-        # What is secret depends on the whole log: hide first, then leave out the older events.
+        session, events = selectors.events_since(session_id, after)
+        etag = f'"api-e{session_id}-v{session.version}-{after}"'
+        # What is still secret is decided looking forward only (an offer stays hidden until its
+        # build resolves, later in the log), so hiding within the events asked for is enough.
         payloads = public_payloads(session, [(e.seq, e.type, e.payload) for e in events])
         rows = [
-            {**row, "payload": payload}
-            for row, payload in zip(EventOut(events, many=True).data, payloads, strict=True)
-            if row["seq"] > since.validated_data["since"]
+            {**row, "payload": payload} for row, payload in zip(EventOut(events, many=True).data, payloads, strict=True)
         ]
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
         return Response({"version": session.version, "events": rows}, headers=headers)
-    version = selectors.version_for_write(request.user, session_id)
     incoming = EventIn(data=request.data)
     incoming.is_valid(raise_exception=True)
     data = incoming.validated_data

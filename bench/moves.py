@@ -1,0 +1,169 @@
+"""What a move costs the server, and what each device's fetch after it costs (issue 16,
+items 2 and 3), against a "hello" view in the same process.
+
+Run from the repository root: ``.venv/bin/python -m bench.moves`` (``--repeats 40``,
+``--database postgres,sqlite``). Requests go through Django's whole stack in this process
+(``django.test.Client``: middleware, sessions, CSRF, templates; no network), so the figures
+are the server's own work. On a Tower of Babel table of 3 players, each with a phone:
+
+- hello: a view answering ``HttpResponse("hello")`` (the baseline);
+- a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, which answers the
+  session's region) and a score entry (``POST /s/<id>/scores/``);
+- the fetches after a change, as each device makes them when it hears of it: the host's
+  region (``GET /s/<id>/live/``) and a phone's (``GET /j/<code>/live/``), both without an
+  ETag (the version is new to them), then a phone's 304 (its version unchanged).
+
+Printed for each: the median and p90 time of ``--repeats`` requests, its ratio to hello's
+median, and its queries. Targets: a move at most 10x hello and 8 queries; a device's fetch
+after a change at most 3x hello.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import databases
+
+DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_moves"
+
+
+@dataclass
+class Measured:
+    name: str
+    times: list[float]  # ms
+    queries: int
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def p90(self) -> float:
+        ordered = sorted(self.times)
+        return ordered[int(0.9 * (len(ordered) - 1))]
+
+
+def measure(name: str, repeats: int, request: Callable[[], Any]) -> Measured:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    request()  # warm: templates loaded, translations read
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        request()
+        times.append((time.perf_counter() - began) * 1000)
+    with CaptureQueriesContext(connection) as captured:
+        request()
+    return Measured(name=name, times=times, queries=len(captured))
+
+
+def run(database: str, repeats: int) -> str:
+    """In a process of its own, on one database."""
+    with tempfile.TemporaryDirectory(prefix="babel-bench-moves-") as folder:
+        env, setup = databases.environment(database, Path(folder), postgres_url=DATABASE_URL, redis_url=None)
+        databases.set_up_django(env)
+        from django.conf import settings
+
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+        lines = [f"{database}: {setup}; {repeats} requests each, Django's whole stack in-process"]
+        results = measure_table(repeats)
+        hello = results[0].median
+        lines.append("request | median ms | p90 ms | x hello | queries")
+        for result in results:
+            ratio = result.median / hello
+            lines.append(f"{result.name} | {result.median:.2f} | {result.p90:.2f} | {ratio:.1f} | {result.queries}")
+        return "\n".join(lines)
+
+
+def measure_table(repeats: int) -> list[Measured]:
+    import datetime
+
+    from django.contrib.auth.models import User
+    from django.http import HttpRequest, HttpResponse
+    from django.test import Client
+    from django.urls import clear_url_caches, path
+
+    from babel_companion import urls
+    from scoring.tower_of_babel import engine as tob
+    from sessions import services
+    from sessions.models import GameSession
+
+    def hello(request: HttpRequest) -> HttpResponse:
+        return HttpResponse("hello")
+
+    urls.urlpatterns.insert(0, path("bench-hello/", hello))
+    clear_url_caches()
+    owner = User.objects.create_user("bench", password="bench-pass-123")
+    group = services.create_group(owner=owner, name="Bench table")
+    players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
+    night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
+    session = services.create_session(night=night, game="tower-of-babel", players=players)
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    first = str(players[0].pk)
+    services.append_event(session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": first})
+    code = services.create_join_code(session=session).code
+    host = Client()
+    host.force_login(owner)
+    phone = Client()
+    phone.post(f"/j/{code}/seat/", {"seat": str(players[1].pk)})
+    htmx = {"HX-Request": "true", "HX-Target": "session"}
+
+    def version() -> int:
+        return GameSession.objects.values_list("version", flat=True).get(pk=session.pk)
+
+    def a_pass() -> None:
+        answer = host.post(f"/s/{session.pk}/play/pass/", {"expected_version": version()}, headers=htmx)
+        assert answer.status_code == 200, answer.status_code
+
+    scores = {f"score_{p.pk}": 10 + index for index, p in enumerate(players)}
+
+    def a_score_entry() -> None:
+        answer = host.post(f"/s/{session.pk}/scores/", {"expected_version": version(), **scores}, headers=htmx)
+        assert answer.status_code == 200, answer.status_code
+
+    def host_fetch() -> None:
+        assert host.get(f"/s/{session.pk}/live/", headers=htmx).status_code == 200
+
+    def phone_fetch() -> None:
+        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").status_code == 200
+
+    etag = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")["ETag"]
+
+    def phone_304() -> None:
+        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    results = [
+        measure("hello", repeats, lambda: host.get("/bench-hello/")),
+        measure("move: a pass (host, htmx)", repeats, a_pass),
+        measure("move: a score entry (host, htmx)", repeats, a_score_entry),
+        measure("fetch after a change: host region", repeats, host_fetch),
+        measure("fetch after a change: phone region", repeats, phone_fetch),
+    ]
+    etag = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")["ETag"]
+    results.append(measure("phone 304 (nothing new)", repeats, phone_304))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=40)
+    parser.add_argument("--database", default="postgres,sqlite", help="postgres, sqlite or both, comma-separated")
+    args = parser.parse_args()
+    for database in args.database.split(","):
+        print(databases.apart(run, database, args.repeats), flush=True)
+
+
+if __name__ == "__main__":
+    main()
