@@ -60,6 +60,8 @@ def local_secret_key(path: Path) -> str:
 
 STATE_DIR = Path(envstr("STATE_DIR", str(Path.home() / ".local" / "state" / "babel-companion")))
 SECRET_KEY = os.getenv("SECRET_KEY") or local_secret_key(STATE_DIR / "secret_key")
+# The cube game's solved positions, built once per machine on first use (scoring/babel_cubes/table.py).
+CUBE_TABLES_DIR = Path(envstr("CUBE_TABLES_DIR", str(STATE_DIR / "cube-tables")))
 DEBUG = envbool("DEBUG", "false")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -177,6 +179,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool child that holds more than this (KB resident) after a task is replaced by a fresh
+# one: the memory a nightly rebuild took goes back to the machine instead of staying with
+# the worker until it restarts. (Django and the tasks loaded: 58 MB here.)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("WORKER_MAX_MEMORY_KB", "150000")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 # A broker that is down must not hang a request: publishing gives up quickly and the

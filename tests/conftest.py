@@ -12,6 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from babel_companion import celery_app
+from scoring.babel_cubes import solver
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameNight, GameSession, Group, Player
@@ -24,6 +25,12 @@ def _plain_static_files(settings: Any) -> None:
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cube_tables(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The solved cube game is written to a folder of this run, not the machine's."""
+    solver.use_tables(tmp_path_factory.mktemp("cube-tables"))
 
 
 @pytest.fixture(autouse=True)

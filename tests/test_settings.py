@@ -95,3 +95,8 @@ def test_secure_cookies_also_redirect_to_https_and_ask_for_hsts(tmp_path):
     assert (s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS) == (True, 31_536_000, True)
     plain = load(STATE_DIR=str(tmp_path))
     assert (plain.SECURE_SSL_REDIRECT, plain.SECURE_HSTS_SECONDS) == (False, 0)
+
+
+def test_a_worker_child_that_grew_past_the_limit_is_replaced(tmp_path):
+    assert load(STATE_DIR=str(tmp_path)).CELERY_WORKER_MAX_MEMORY_PER_CHILD == 150_000
+    assert load(STATE_DIR=str(tmp_path), WORKER_MAX_MEMORY_KB="90000").CELERY_WORKER_MAX_MEMORY_PER_CHILD == 90_000

@@ -11,7 +11,10 @@ value is exact (the search stops early only on a win, the best value there is).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from scoring.babel_cubes.geometry import (
@@ -27,8 +30,10 @@ from scoring.babel_cubes.geometry import (
     cell_image,
     inner_faces,
     permute,
+    raw_data,
 )
 from scoring.babel_cubes.moves import CUBES, Move, Position, position_of
+from scoring.babel_cubes.table import SolvedTable, UnreadableTable, write_table
 
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 PLACED, BELOW = 64, 128
@@ -78,10 +83,11 @@ def canonical(board: int) -> int:
 
 
 class Solver:
-    """The memo and the move tables of one geometry."""
+    """The memo and the move tables of one geometry, and the solved game's table if there is one."""
 
-    def __init__(self, geometry: Geometry) -> None:
+    def __init__(self, geometry: Geometry, table: SolvedTable | None = None) -> None:
         self.geometry = geometry
+        self.table = table
         self.memo: dict[int, int] = {}
         self.options = {
             (c, below, first, second): self._options(cell, below, first, second)
@@ -134,6 +140,8 @@ class Solver:
         """The exact value for the player to move; the search stops at the first winning move."""
         key = canonical(board) | mover << 32 | other << 42
         known = self.memo.get(key)
+        if known is None and self.table is not None:
+            known = self.table.get(key)  # every position reachable from the opening is there
         if known is not None:
             return known
         best = 0 if mover == other == 0 else -1  # BC-9: a complete tower is a draw, no move loses
@@ -148,6 +156,8 @@ class Solver:
 
     def warm(self, mover: int, other: int, board: int) -> int:
         """Like ``value``, but solves every position reachable from this one, so later calls only look up."""
+        if self.table is not None:  # solved already, on disk
+            return self.value(mover, other, board)
         key = canonical(board) | mover << 32 | other << 42
         if key in self.warmed:
             return self.memo[key]
@@ -189,16 +199,46 @@ def compact(position: Position) -> tuple[int, int, int]:
 
 
 _SOLVERS: dict[Geometry, Solver] = {}
+_TABLES: list[Path] = []  # the folder of the solved games' tables, once the app names one
+
+
+def use_tables(folder: Path) -> None:
+    """Read (and on first use write) each geometry's solved game in ``folder``."""
+    _TABLES[:] = [folder]
+
+
+# Part of each table's name: a new key encoding or new component data never reads an old table.
+KEY_ENCODING = 1
+
+
+def table_path(folder: Path, geometry: Geometry) -> Path:
+    data = json.dumps([KEY_ENCODING, raw_data()], sort_keys=True).encode()
+    chosen = "-".join(f"{key}.{name}" for key, name in geometry.choice)
+    return folder / f"{chosen}-{hashlib.sha256(data).hexdigest()[:12]}.bct"
 
 
 def solver_for(geometry: Geometry) -> Solver:
     if geometry not in _SOLVERS:
-        _SOLVERS[geometry] = Solver(geometry)
+        _SOLVERS[geometry] = _with_table(geometry) if _TABLES else Solver(geometry)
     return _SOLVERS[geometry]
 
 
+def _with_table(geometry: Geometry) -> Solver:
+    """The solver reading the geometry's table; the first process on the machine to need one
+    solves the whole game and writes it (later ones, and other processes, only read)."""
+    path = table_path(_TABLES[0], geometry)
+    try:
+        return Solver(geometry, SolvedTable(path))
+    except (FileNotFoundError, UnreadableTable):
+        pass
+    solver = Solver(geometry)
+    solver.warm(*compact(Position(geometry)))
+    write_table(path, solver.memo)
+    return solver
+
+
 def forget() -> None:
-    """Drop every memo (for measuring a solve from cold)."""
+    """Drop every memo and table (for measuring a solve from cold)."""
     _SOLVERS.clear()
     _CANONICAL.clear()
 

@@ -169,8 +169,10 @@ def rebuild_group(*, group_id: int) -> Replay:
             GameStatistics(group_id=group_id, game=game, plays=totals.plays, totals=totals.data)
             for game, totals in replay.totals.items()
         )
-        RatingHistory.objects.bulk_create(
-            RatingHistory(player_id=pk, year=year, points=points) for (pk, year), points in replay.history.items()
+        _insert_many(
+            RatingHistory,
+            ["player_id", "year", "points"],
+            [(pk, year, json.dumps(points)) for (pk, year), points in replay.history.items()],
         )
         _insert_rated(group_id, replay.sessions, now)
     return replay
@@ -428,12 +430,21 @@ def _prepared_moments(moments: Iterable[Any]) -> dict[Any, Any]:
 
 
 def _insert_many(model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
-    """INSERT rows by the default column names of ``model``, in batches."""
+    """INSERT rows by the default column names of ``model``: PostgreSQL's COPY, else in batches.
+
+    On PostgreSQL an executemany of 100,000 rows spent most of a rebuild (each row's
+    parameters dumped and sent through the pipeline); COPY streams them as one command.
+    """
     if not rows:
         return
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     table = connection.ops.quote_name(model._meta.db_table)
-    sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
         for start in range(0, len(rows), BATCH):
             cursor.executemany(sql, rows[start : start + BATCH])
