@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import databases, servers
+from bench import databases, servers, tables
 from bench.push import percentile
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_writes"
@@ -156,23 +156,9 @@ class Table:
 
 
 def set_table() -> Table:
-    import datetime
-
-    from django.contrib.auth.models import User
-
-    from scoring.tower_of_babel import engine as tob
-    from sessions import services
     from sessions.api.tokens import create_api_token
 
-    owner = User.objects.create_user("bench", password="bench-pass-123")
-    group = services.create_group(owner=owner, name="Bench table")
-    players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
-    night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
-    session = services.create_session(night=night, game="tower-of-babel", players=players)
-    first = session.seats.first()
-    assert first is not None
-    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
-    services.append_event(session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": first.key})
+    owner, session, _players = tables.started_tower()
     return Table(session_id=session.pk, token=create_api_token(user=owner, name="bench")[1])
 
 

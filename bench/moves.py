@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import databases
+from bench import databases, tables
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_moves"
 
@@ -88,15 +88,12 @@ def run(database: str, repeats: int) -> str:
 
 
 def measure_table(repeats: int) -> list[Measured]:
-    import datetime
 
-    from django.contrib.auth.models import User
     from django.http import HttpRequest, HttpResponse
     from django.test import Client
     from django.urls import clear_url_caches, path
 
     from babel_companion import urls
-    from scoring.tower_of_babel import engine as tob
     from sessions import services
     from sessions.models import GameSession
 
@@ -105,14 +102,7 @@ def measure_table(repeats: int) -> list[Measured]:
 
     urls.urlpatterns.insert(0, path("bench-hello/", hello))
     clear_url_caches()
-    owner = User.objects.create_user("bench", password="bench-pass-123")
-    group = services.create_group(owner=owner, name="Bench table")
-    players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
-    night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
-    session = services.create_session(night=night, game="tower-of-babel", players=players)
-    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
-    first = str(players[0].pk)
-    services.append_event(session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": first})
+    owner, session, players = tables.started_tower()
     code = services.create_join_code(session=session).code
     host = Client()
     host.force_login(owner)

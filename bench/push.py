@@ -49,7 +49,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from bench import servers
+from bench import servers, tables
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench"
 REDIS_URL = "redis://127.0.0.1:6379/6"
@@ -441,23 +441,9 @@ class Table:
 
 
 def set_table() -> Table:
-    import datetime
-
-    from django.contrib.auth.models import User
     from django.test import Client
 
-    from scoring.tower_of_babel import engine as tob
-    from sessions import services
-
-    owner = User.objects.create_user("bench", password="bench-pass-123")
-    group = services.create_group(owner=owner, name="Bench table")
-    players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
-    night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
-    session = services.create_session(night=night, game="tower-of-babel", players=players, secret="7")
-    first = session.seats.first()
-    assert first is not None
-    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
-    services.append_event(session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": first.key})
+    owner, session, _players = tables.started_tower()
     client = Client()
     client.force_login(owner)
     cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
