@@ -53,11 +53,10 @@ def membership(user: User, group_id: int) -> Membership:
 
 
 def _of_member(user: User, rows: QuerySet[M], pk: int) -> M:
-    """The row if it belongs to one of the user's groups, else 404 (exists or not)."""
-    row = rows.filter(pk=pk).first()
+    """The row if it belongs to one of the user's groups, else 404 (exists or not): one query."""
+    row = rows.filter(pk=pk, group__memberships__user=user).first() if user.is_authenticated else None
     if row is None:
         raise Http404
-    membership(user, row.group_id)  # type: ignore[attr-defined]
     return row
 
 
@@ -96,6 +95,17 @@ def events_since(session_id: int, since: int) -> tuple[GameSession, list[Session
 def key_used(session_id: int, idempotency_key: str) -> bool:
     """Whether the session recorded an event sent with this Idempotency-Key."""
     return SessionEvent.objects.filter(session_id=session_id, idempotency_key=idempotency_key[:64]).exists()
+
+
+def after_write(session: GameSession, written: GameSession, *, user: User) -> GameSession:
+    """``session`` (read with its seats and results for a page) as ``written`` left it: a
+    move changes only these fields, so the page renders without reading it all again; a
+    change of status (a finish writes the results) reads it again."""
+    if written.status != session.status:
+        return session_of_member(user, session.pk)
+    for name in ("state", "version", "updated_at", "finished_at"):
+        setattr(session, name, getattr(written, name))
+    return session
 
 
 def replayed_state(session: GameSession) -> Any:

@@ -182,7 +182,7 @@ def _write(
     if not form.is_valid():
         return _refused(request, session, form, form_name=form_name, status=400)
     try:
-        services.append_event(
+        outcome = services.append_event(
             session_id=session.pk,
             expected_version=form.cleaned_data["expected_version"],
             type=event_type,
@@ -197,9 +197,8 @@ def _write(
         if form.cleaned_data["expected_version"] != session.version:  # judged against a table that moved on
             return _refused(request, session, form, form_name=form_name, status=409)
         return _refused(request, session, form, form_name=form_name, status=400, error=error)
-    fresh = selectors.session_of_member(request.user, session.pk)
     if request.htmx:
-        return render_session(request, fresh)
+        return render_session(request, selectors.after_write(session, outcome.session, user=request.user))
     return redirect("session", session_id=session.pk)
 
 

@@ -1,0 +1,53 @@
+"""What a move and each device's fetch after it cost in queries (issue 16, items 2 and 3),
+the same however long the game: the move renders the session it already read (a move changes
+its state and version only), and every page finds a member's row in one query."""
+
+import pytest
+
+from scoring.tower_of_babel import engine as tob
+from tests.conftest import advance, seated_phones, started_tower
+
+HTMX = {"HX-Request": "true", "HX-Target": "session"}
+
+
+@pytest.fixture(params=[0, 60], ids=["a new game", "60 moves in"])
+def table(request, session):
+    session, seats, code = started_tower(session)
+    for _ in range(request.param):
+        advance(session, tob.PASS)
+    return session, seats, code
+
+
+def test_a_pass_from_the_host_costs_at_most_14_queries(member_client, table, django_assert_max_num_queries):
+    session, _seats, _code = table
+    # login (2), the session with its seats and results (3), the write (5 with its savepoint),
+    # the night's revision (the join code just made dropped it from the cache), the region's
+    # join code, phones and last events (3). It was 19: the session was read twice, and
+    # each read checked the membership in a query of its own.
+    with django_assert_max_num_queries(14):
+        answer = member_client.post(f"/s/{session.pk}/play/pass/", {"expected_version": session.version}, headers=HTMX)
+    assert answer.status_code == 200
+    assert f'data-version="{session.version + 1}.' in answer.content.decode()
+
+
+def test_the_hosts_fetch_after_a_change_costs_at_most_11_queries(member_client, table, django_assert_max_num_queries):
+    session, _seats, _code = table
+    with django_assert_max_num_queries(11):
+        assert member_client.get(f"/s/{session.pk}/live/", headers=HTMX).status_code == 200
+
+
+def test_a_phones_fetch_after_a_change_costs_at_most_8_queries(table, django_assert_max_num_queries):
+    session, seats, code = table
+    phone = seated_phones(session, code)[seats[1]]
+    with django_assert_max_num_queries(8):
+        assert phone.get(f"/j/{code}/live/", headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_a_move_that_finishes_the_game_shows_the_results_it_wrote(member_client, session):
+    session, seats, _code = started_tower(session)
+    advance(session, "scores.record", scores=dict(zip(seats, [30, 20, 10], strict=True)))
+    answer = member_client.post(f"/s/{session.pk}/do/finish/", {"expected_version": session.version}, headers=HTMX)
+    assert answer.status_code == 200
+    assert "finished" in answer.content.decode()
+    session.refresh_from_db()
+    assert session.results.count() == 3
