@@ -59,7 +59,7 @@ def test_each_play_leaves_a_history_point_with_both_ratings():
     replay.add(match(7, "tower-of-babel", {1: 1, 2: 2, 3: 3}))
     [point] = replay.history[(1, START.year)]
     rating, overall = replay.ratings[(1, "tower-of-babel")], replay.ratings[(1, OVERALL)]
-    assert point == [START.isoformat(), 7, "tower-of-babel", rating.mu, rating.sigma, overall.mu, overall.sigma]
+    assert point == (START.isoformat(), 7, "tower-of-babel", rating.mu, rating.sigma, overall.mu, overall.sigma)
 
 
 def test_the_history_of_each_player_is_kept_a_row_per_year_in_the_order_of_play():

@@ -131,7 +131,7 @@ class Replay:
     months: dict[tuple[int, str, date], list[int]] = field(default_factory=dict)
     totals: dict[str, Totals] = field(default_factory=dict)
     # (player, year) -> the points of the rating history (see ``sessions.models.RatingHistory``)
-    history: dict[tuple[int, int], list[list[Any]]] = field(default_factory=dict)
+    history: dict[tuple[int, int], list[Sequence[Any]]] = field(default_factory=dict)
     sessions: list[tuple[int, Any]] = field(default_factory=list)  # (session, played at as stored)
     _zone: tzinfo = field(default_factory=timezone.get_current_timezone, repr=False, compare=False)
 
@@ -175,7 +175,8 @@ class Replay:
                 tally[0] += 1
                 tally[1] += won
             skill, whole = game_rating.skill, overall_rating.skill
-            point = [moment, session_id, game, skill.mu, skill.sigma, whole.mu, whole.sigma]
+            # a tuple, not a list: 395,000 of them in a rebuild of 100,000 sessions
+            point = (moment, session_id, game, skill.mu, skill.sigma, whole.mu, whole.sigma)
             points = history.get((entry.player_id, month.year))
             if points is None:
                 history[(entry.player_id, month.year)] = [point]

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 from django.db import connection, connections, transaction
@@ -146,24 +147,24 @@ def rebuild_group(*, group_id: int) -> Replay:
         _insert_many(
             PlayerRating,
             ["player_id", "game", "mu", "sigma", "plays", "wins", "last_played"],
-            [
+            (
                 (pk, game, r.mu, r.sigma, r.plays, r.wins, moments[r.last_played] if r.last_played else None)
                 for (pk, game), r in replay.ratings.items()
-            ],
+            ),
         )
         _insert_many(
             PlayerTally,
             ["player_id", "game", "plays", "wins", "updated_at"],
-            [(pk, game, r.plays, r.wins, moments[now]) for (pk, game), r in replay.ratings.items() if game != OVERALL],
+            ((pk, game, r.plays, r.wins, moments[now]) for (pk, game), r in replay.ratings.items() if game != OVERALL),
         )
         date_field = PlayerMonth._meta.get_field("month")
         _insert_many(
             PlayerMonth,
             ["group_id", "player_id", "game", "month", "plays", "wins"],
-            [
+            (
                 (group_id, pk, game, date_field.get_db_prep_value(month, connection), n[0], n[1])
                 for (pk, game, month), n in replay.months.items()
-            ],
+            ),
         )
         GameStatistics.objects.bulk_create(
             GameStatistics(group_id=group_id, game=game, plays=totals.plays, totals=totals.data)
@@ -172,7 +173,8 @@ def rebuild_group(*, group_id: int) -> Replay:
         _insert_many(
             RatingHistory,
             ["player_id", "year", "points"],
-            [(pk, year, json.dumps(points)) for (pk, year), points in replay.history.items()],
+            # one row's JSON at a time: all of them at once would double the history's memory
+            ((pk, year, json.dumps(points)) for (pk, year), points in replay.history.items()),
         )
         _insert_rated(group_id, replay.sessions, now)
     return replay
@@ -415,7 +417,7 @@ def _insert_rated(group_id: int, sessions: Sequence[tuple[int, Any]], now: datet
     _insert_many(
         RatedSession,
         ["session_id", "group_id", "finished_at", "rated_at"],
-        [(pk, group_id, moments[played], moments[now]) for pk, played in sessions],
+        ((pk, group_id, moments[played], moments[now]) for pk, played in sessions),
     )
 
 
@@ -429,14 +431,13 @@ def _prepared_moments(moments: Iterable[Any]) -> dict[Any, Any]:
     return {moment: adapt(moment) if isinstance(moment, datetime) else moment for moment in moments}
 
 
-def _insert_many(model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
+def _insert_many(model: type[Model], columns: Sequence[str], rows: Iterable[tuple[Any, ...]]) -> None:
     """INSERT rows by the default column names of ``model``: PostgreSQL's COPY, else in batches.
+    The rows are streamed: a rebuild never holds them all at once.
 
     On PostgreSQL an executemany of 100,000 rows spent most of a rebuild (each row's
     parameters dumped and sent through the pipeline); COPY streams them as one command.
     """
-    if not rows:
-        return
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     table = connection.ops.quote_name(model._meta.db_table)
     with connection.cursor() as cursor:
@@ -446,5 +447,6 @@ def _insert_many(model: type[Model], columns: Sequence[str], rows: Sequence[tupl
                     copy.write_row(row)
             return
         sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])
+        stream = iter(rows)
+        while batch := list(islice(stream, BATCH)):
+            cursor.executemany(sql, batch)
