@@ -106,8 +106,8 @@ class GameSession(models.Model):
     game = models.CharField(_("game"), max_length=30)
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=STATUSES, default=core.SETUP, db_index=True)
-    # What the deal and the app's dice are drawn from (hex). Never sent while the session is
-    # open, so no member can rebuild a hand or foresee a roll; published once it has ended.
+    # What the deal and the app's dice are drawn from (hex). Never sent before the session is
+    # finished, so no member can rebuild a hand or foresee a roll; published then.
     secret = models.CharField(max_length=64)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()
@@ -138,8 +138,9 @@ class GameSession(models.Model):
 
     @property
     def published_secret(self) -> str | None:
-        """The secret once the session has ended, so the table can check the deal; else None."""
-        return None if self.is_open else self.secret
+        """The secret once the session is finished, so the table can check the deal; else None.
+        Not when abandoned: an undo opens an abandoned session again."""
+        return self.secret if self.status == core.FINISHED else None
 
 
 def new_secret() -> str:

@@ -129,7 +129,7 @@ def test_every_session_gets_a_secret_of_its_own_of_256_bits(night, players):
     assert all(re.fullmatch(r"[0-9a-f]{64}", secret) for secret in secrets)
 
 
-def test_the_secret_is_published_once_the_session_has_ended_and_checks_the_deal(member, wonders):
+def test_the_secret_is_published_once_the_session_is_finished_and_checks_the_deal(member, wonders):
     finish_with_scores(wonders, [40, 35, 30])
     published = member_api(member).get(f"/api/v1/sessions/{wonders.pk}/").json()["secret"]
     assert published == wonders.secret
@@ -140,9 +140,19 @@ def test_the_secret_is_published_once_the_session_has_ended_and_checks_the_deal(
     assert replayed == wonders.state
 
 
+def test_an_abandoned_session_keeps_its_secret_since_an_undo_takes_it_up_again(member, owner, group, wonders):
+    advance(wonders, core.START)
+    advance(wonders, core.ABANDON)
+    api = member_api(member)
+    assert api.get(f"/api/v1/sessions/{wonders.pk}/").json()["secret"] is None
+    assert wonders.secret not in json.dumps(group_document(group))
+    advance(wonders, core.UNDO)
+    assert wonders.status == core.PLAYING
+
+
 def test_an_export_carries_an_open_sessions_secret_and_log_sealed(owner, group, wonders, players):
     ended = services.create_session(night=wonders.night, game="babel-cubes", players=players[:2])
-    advance(ended, core.ABANDON)
+    finish_with_scores(ended, [1, 2])
     advance(wonders, core.START)
     first = wonders.seats.first().key
     picked = min(wonders.state["game"]["hands"][first])
@@ -151,7 +161,7 @@ def test_an_export_carries_an_open_sessions_secret_and_log_sealed(owner, group, 
     assert wonders.secret not in text
     assert str(wonders.seed) not in text
     assert sw.DRAFT_PICK not in text  # nor the log, whose picks are still hidden
-    assert ended.secret in text  # an ended session's secret is published
+    assert ended.secret in text  # a finished session's secret is published
 
 
 def test_an_open_session_comes_back_whole_on_the_server_that_exported_it(owner, group, wonders):

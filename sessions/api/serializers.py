@@ -43,7 +43,8 @@ class SessionOut(serializers.ModelSerializer):
         allow_null=True,
         help_text=(
             "What the deal and the app's dice were drawn from (hex; the engines' seed is its value)."
-            " Null while the session is open; published once it has ended, so the table can check the deal."
+            " Null until the session is finished (an abandoned one can be taken up again); published then,"
+            " so the table can check the deal."
         ),
     )
 

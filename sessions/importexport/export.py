@@ -2,7 +2,7 @@
 
 The JSON holds everything a group has: its players, game nights, every session with its
 options, secret, seats, full event log and results, and the plain results of other games. A
-session still open travels sealed (``sealed``): its secret and log hold hands still in play.
+session not finished travels sealed (``sealed``): its secret and log hold hands still in play.
 Ids in the file only link its parts together; importing it elsewhere gives new ids. The game
 state is not in the file: it is the replay of the log, which the import runs (and checks
 against the results).
@@ -96,9 +96,10 @@ def _head(group: Group) -> dict[str, Any]:
 
 def _session(session: GameSession) -> dict[str, Any]:
     whole = _whole_session(session)
-    if not session.is_open:
+    if session.published_secret is not None:
         return whole
-    # What a reader may see of an open session; the rest is in the sealed text.
+    # What a reader may see of a session not finished (an abandoned one can be taken up
+    # again); the rest is in the sealed text.
     shown = {key: whole[key] for key in ("id", "night", "game", "status", "created_at")}
     return {**shown, "sealed": seal(whole)}
 

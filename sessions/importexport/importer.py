@@ -157,7 +157,7 @@ def _unsealed(document: Mapping[str, Any]) -> Mapping[str, Any]:
             except CannotUnseal:
                 raise _refuse(
                     gettext_noop(
-                        "This session was still open when it was exported, so it travels sealed: only the"
+                        "This session was not finished when it was exported, so it travels sealed: only the"
                         " server that exported it can open it. Finish it there and export again."
                     ),
                     f"sessions[{index}].sealed",
