@@ -3,6 +3,8 @@ turn than markers remain, the extra ones take a marker from the reserve (SW-9), 
 host's page and on the phones."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
@@ -68,3 +70,37 @@ def test_sw_9_the_reserve_is_only_for_the_turn_the_last_marker_was_taken():
     with pytest.raises(RuleError) as refused:
         ENGINE.apply(state, type=sw.PARTICIPATE, payload={"seat": "c", "same_turn_reserve": True})
     assert (refused.value.field, refused.value.rule) == ("same_turn_reserve", "SW-9")
+
+
+ACTIONS = st.lists(st.one_of(st.sampled_from(["0", "1", "2"]), st.just("next")), max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(ACTIONS, st.booleans())
+def test_sw_9_what_the_forms_offer_is_what_the_engine_accepts(actions, counts_turns):
+    """``sw.participation`` (the host's and the phones' forms) against ``sw.participate``."""
+    options = {"tower_tiles": False, "great_projects": True}
+    state = ENGINE.initial_state(seats=["0", "1", "2"], options=options, seed=2)
+    if counts_turns:
+        state = ENGINE.apply(state, type=sw.NEXT_TURN, payload={})
+    for action in actions:
+        for seat in state["seats"]:
+            way = sw.participation(state, seat)
+            for reserve in (False, True):
+                payload = {"seat": seat, "same_turn_reserve": reserve}
+                try:
+                    ENGINE.apply(state, type=sw.PARTICIPATE, payload=payload)
+                    accepted = True
+                except RuleError:
+                    accepted = False
+                offered = way is not None and (reserve == (way == sw.RESERVE) or way == sw.CARD)
+                assert accepted == offered, (seat, reserve, way)
+        try:
+            if action == "next":
+                state = ENGINE.apply(state, type=sw.NEXT_TURN, payload={})
+            else:
+                way = sw.participation(state, action)
+                payload = {"seat": action, "same_turn_reserve": way == sw.RESERVE}
+                state = ENGINE.apply(state, type=sw.PARTICIPATE, payload=payload)
+        except RuleError:
+            continue

@@ -201,6 +201,27 @@ def tiles_built(state: JSON, seat: str) -> int:
 # --- Great Projects (SW-9, SW-10) -----------------------------------------------------------
 
 
+CARD, RESERVE = "card", "reserve"
+
+
+def joined_this_turn(state: JSON) -> list[str]:
+    """Who joined the Great Project in this turn; nobody while the table does not count turns."""
+    return list(state.get("joined", [])) if state.get("turn") is not None else []
+
+
+def participation(state: JSON, seat: str) -> str | None:
+    """How ``seat`` may join this age's Great Project now (SW-9): ``CARD`` while markers are
+    left on it, ``RESERVE`` when none is left but someone joined in this turn (or the table does
+    not count turns), None when the seat joined in this turn or the card was empty before it.
+    What ``sw.participate`` accepts, for the forms to offer."""
+    joined = joined_this_turn(state)
+    if seat in joined:
+        return None
+    if state["markers_left"] > 0:
+        return CARD
+    return RESERVE if joined or state.get("turn") is None else None
+
+
 def _participate(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     """A player takes a participation marker (SW-9). Once the table counts turns
     (``sw.next_turn``), a player joins at most once per turn. With no marker left on the

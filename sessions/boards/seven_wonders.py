@@ -209,12 +209,8 @@ def _participants(state: dict[str, Any], names: dict[str, str]) -> list[dict[str
     """Who the host can record a participation for (SW-9): with markers left, everyone who
     has not joined in this turn (when the table counts turns); with none left, those who join
     in the same turn as the one who took the last take one from the reserve."""
-    counted = state.get("turn") is not None
-    joined = set(state.get("joined", [])) if counted else set()
-    reserve = state["markers_left"] == 0
-    if reserve and counted and not joined:
-        return []  # the card was empty before this turn: nobody can join (SW-9)
-    return [{"seat": s, "name": names[s], "reserve": reserve} for s in state["seats"] if s not in joined]
+    ways = {s: sw.participation(state, s) for s in state["seats"]}
+    return [{"seat": s, "name": names[s], "reserve": way == sw.RESERVE} for s, way in ways.items() if way]
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
@@ -225,16 +221,14 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     state = session.state["game"]
     context: dict[str, Any] = {"my_sheet": _form(session, seat)}
     if state["projects_on"] and state["age"] <= 3:
-        counted = state.get("turn") is not None
-        joined = state.get("joined", []) if counted else []
         context["my_markers"] = {
             "mine": state["markers"].get(seat, 0),
             "left": state["markers_left"],
             # SW-9: at most once per turn (once the table counts turns); with no marker left,
             # a player who joins in the same turn as the one who took the last takes one from
             # the reserve.
-            "joined": seat in joined,
-            "reserve": state["markers_left"] == 0 and seat not in joined and (bool(joined) or not counted),
+            "joined": seat in sw.joined_this_turn(state),
+            "reserve": sw.participation(state, seat) == sw.RESERVE,
             "turn": state.get("turn") or 1,
         }
     if state["tiles_on"] and state["draft_step"]:
