@@ -52,9 +52,14 @@ def membership(user: User, group_id: int) -> Membership:
     return found
 
 
+def _of_members(user: User, rows: QuerySet[M], pk: int) -> QuerySet[M]:
+    """``rows`` narrowed to the one with ``pk`` if it belongs to one of the user's groups."""
+    return rows.filter(pk=pk, group__memberships__user=user) if user.is_authenticated else rows.none()
+
+
 def _of_member(user: User, rows: QuerySet[M], pk: int) -> M:
     """The row if it belongs to one of the user's groups, else 404 (exists or not): one query."""
-    row = rows.filter(pk=pk, group__memberships__user=user).first() if user.is_authenticated else None
+    row = _of_members(user, rows, pk).first()
     if row is None:
         raise Http404
     return row
@@ -75,18 +80,15 @@ def session_of_member(user: User, session_id: int) -> GameSession:
 def version_of_member(user: User, session_id: int) -> int:
     """404 unless the session belongs to one of the user's groups, else its version now, read
     without a lock: one query, for a 304 or a stale write (a write reads it again under its lock)."""
-    found = None
-    if user.is_authenticated:
-        rows = GameSession.objects.filter(pk=session_id, group__memberships__user=user)
-        found = rows.values_list("version", flat=True).first()
+    found = _of_members(user, GameSession.objects.all(), session_id).values_list("version", flat=True).first()
     if found is None:
         raise Http404
     return found
 
 
 def events_since(session_id: int, since: int) -> tuple[GameSession, list[SessionEvent]]:
-    """The session (after an access check) and its events after ``since``, oldest first: two
-    queries, whatever the log's length."""
+    """The session and its events after ``since``, oldest first: two queries, whatever the
+    log's length (no access check: the caller has made it, ``version_of_member``)."""
     session = GameSession.objects.get(pk=session_id)
     events = list(session.events.filter(seq__gt=since).select_related("author").order_by("seq"))
     return session, events

@@ -253,13 +253,9 @@ def _undone(session: GameSession, rules: core.Rules) -> Any:
     kept = session.state["in_effect"][:-1]
     session.snapshots.filter(depth__gt=len(kept)).delete()
     snapshot = session.snapshots.order_by("-depth").first()
+    seats = session.state["entry"]["seats"]
     if snapshot is None:
-        depth, start = (
-            0,
-            core.initial_state(
-                rules, seats=session.state["entry"]["seats"], options=session.options, seed=session.seed
-            ),
-        )
+        depth, start = 0, core.initial_state(rules, seats=seats, options=session.options, seed=session.seed)
     else:
         depth, start = snapshot.depth, snapshot.state
     wanted = set(kept[depth:])

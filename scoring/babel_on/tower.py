@@ -315,7 +315,7 @@ def failures(tower: Tower, colour: str, players: int) -> list[Failure]:
 def is_perfect(tower: Tower, colour: str, players: int) -> bool:
     # Every round's end asks this of every tower, and most are not complete yet: an empty
     # cell is a failure already, found without building the list of them all.
-    if any(cell is None for floor in tower for cell in floor):
+    if room(tower):
         return False
     return not failures(tower, colour, players)
 

@@ -133,13 +133,12 @@ TWO_KIND_DISC_CARDS = range(1, 7)  # TB-4: some of each of its two kinds, at mos
 def check_edition_rules(data: Mapping[str, Any]) -> None:
     """The rules an edition table must keep to be played (checked where a group saves it)."""
     for index, number in enumerate(data["single_disc_numbers"]):
-        if number not in SINGLE_DISC_CARDS:
-            raise RuleError(
-                gettext_noop("A single disc demands {low} to {high} cards."),
-                field=f"single_disc_numbers[{index}]",
-                rule="TB-4",
-                params={"low": SINGLE_DISC_CARDS[0], "high": SINGLE_DISC_CARDS[-1]},
-            )
+        _check_cards(
+            number,
+            SINGLE_DISC_CARDS,
+            gettext_noop("A single disc demands {low} to {high} cards."),
+            field=f"single_disc_numbers[{index}]",
+        )
     removed = data["two_kind_variant_removes"]
     if removed not in data["single_disc_numbers"]:
         raise RuleError(
@@ -150,15 +149,20 @@ def check_edition_rules(data: Mapping[str, Any]) -> None:
         )
     for index, disc in enumerate(data["two_kind_discs"]):
         for kind, number in disc.items():
-            if number not in TWO_KIND_DISC_CARDS:
-                raise RuleError(
-                    gettext_noop("A two-kind disc demands {low} to {high} cards of each of its kinds."),
-                    field=f"two_kind_discs[{index}].{kind}",
-                    rule="TB-4",
-                    params={"low": TWO_KIND_DISC_CARDS[0], "high": TWO_KIND_DISC_CARDS[-1]},
-                )
+            _check_cards(
+                number,
+                TWO_KIND_DISC_CARDS,
+                gettext_noop("A two-kind disc demands {low} to {high} cards of each of its kinds."),
+                field=f"two_kind_discs[{index}].{kind}",
+            )
     for index, row in enumerate(data["rows"]):
         check_row(row, field=f"rows[{index}]")
+
+
+def _check_cards(number: int, allowed: Sequence[int], template: str, *, field: str) -> None:
+    """A disc's demand within its range (TB-4), or RuleError naming it and the range."""
+    if number not in allowed:
+        raise RuleError(template, field=field, rule="TB-4", params={"low": allowed[0], "high": allowed[-1]})
 
 
 def check_row(values: Sequence[int], *, field: str) -> None:

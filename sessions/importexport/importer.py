@@ -145,7 +145,7 @@ def checked_document(document: Any) -> dict[str, Any]:
 
 
 def _unsealed(document: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The document with each sealed (open) session opened; one this server cannot open is refused."""
+    """The document with each sealed session (not finished) opened; one this server cannot open is refused."""
     sessions = document.get("sessions")
     if not isinstance(sessions, list):
         return document

@@ -1,10 +1,11 @@
-"""Open sessions travel sealed in an export: their secret and their log hold hands still in play.
+"""Sessions not finished travel sealed in an export: their secret and log hold hands still in play.
 
-A session that has ended is exported in clear, its secret published. One still open carries
-the secret its deal and dice come from, and a log whose drafted tiles are still hidden; the
-owner who downloads the export may be playing it. So it travels encrypted and authenticated
-(Fernet, from the maintained ``cryptography`` package) under a key derived from this server's
-SECRET_KEY: an import on this server opens it, another server cannot, and nobody can read it.
+A finished session is exported in clear, its secret published. One not finished (an abandoned
+one can be taken up again) carries the secret its deal and dice come from, and a log whose
+drafted tiles are still hidden; the owner who downloads the export may be playing it. So it
+travels encrypted and authenticated (Fernet, from the maintained ``cryptography`` package)
+under a key derived from this server's SECRET_KEY: an import on this server opens it, another
+server cannot, and nobody can read it.
 """
 
 from __future__ import annotations
