@@ -9,9 +9,12 @@ are the server's own work. On a Tower of Babel table of 3 players, each with a p
 - hello: a view answering ``HttpResponse("hello")`` (the baseline);
 - a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, which answers the
   session's region) and a score entry (``POST /s/<id>/scores/``);
-- the fetches after a change, as each device makes them when it hears of it: the host's
-  region (``GET /s/<id>/live/``) and a phone's (``GET /j/<code>/live/``), both without an
-  ETag (the version is new to them), then a phone's 304 (its version unchanged).
+- the fetches after a change (a pass, made before each and not timed), as each device makes
+  them when it hears of it, without an ETag (the version is new to them): the first device of
+  a view renders it (the host's region ``GET /s/<id>/live/``, a seated phone's
+  ``GET /j/<code>/live/``); every other device of the same view gets that render from the
+  cache (a second member's screen, a phone watching without a seat);
+- a phone's 304 (its version unchanged).
 
 Printed for each: the median and p90 time of ``--repeats`` requests, its ratio to hello's
 median, and its queries. Targets: a move at most 10x hello and 8 queries; a device's fetch
@@ -50,16 +53,20 @@ class Measured:
         return ordered[int(0.9 * (len(ordered) - 1))]
 
 
-def measure(name: str, repeats: int, request: Callable[[], Any]) -> Measured:
+def measure(name: str, repeats: int, request: Callable[[], Any], prepare: Callable[[], Any] = lambda: None) -> Measured:
+    """``request()`` timed ``repeats`` times, each after ``prepare()`` (not timed)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    prepare()
     request()  # warm: templates loaded, translations read
     times = []
     for _ in range(repeats):
+        prepare()
         began = time.perf_counter()
         request()
         times.append((time.perf_counter() - began) * 1000)
+    prepare()
     with CaptureQueriesContext(connection) as captured:
         request()
     return Measured(name=name, times=times, queries=len(captured))
@@ -89,6 +96,7 @@ def run(database: str, repeats: int) -> str:
 
 def measure_table(repeats: int) -> list[Measured]:
 
+    from django.contrib.auth.models import User
     from django.http import HttpRequest, HttpResponse
     from django.test import Client
     from django.urls import clear_url_caches, path
@@ -104,10 +112,15 @@ def measure_table(repeats: int) -> list[Measured]:
     clear_url_caches()
     owner, session, players = tables.started_tower()
     code = services.create_join_code(session=session).code
-    host = Client()
+    host, second_member = Client(), Client()
     host.force_login(owner)
-    phone = Client()
+    member = User.objects.create_user("bench-member", password="bench-pass-123")
+    services.add_member(group=session.group, user=member)
+    second_member.force_login(member)
+    phone, watching, another_watching = Client(), Client(), Client()
     phone.post(f"/j/{code}/seat/", {"seat": str(players[1].pk)})
+    for spectator in (watching, another_watching):
+        spectator.get(f"/j/{code}/")
     htmx = {"HX-Request": "true", "HX-Target": "session"}
 
     def version() -> int:
@@ -123,25 +136,49 @@ def measure_table(repeats: int) -> list[Measured]:
         answer = host.post(f"/s/{session.pk}/scores/", {"expected_version": version(), **scores}, headers=htmx)
         assert answer.status_code == 200, answer.status_code
 
-    def host_fetch() -> None:
-        assert host.get(f"/s/{session.pk}/live/", headers=htmx).status_code == 200
+    def a_change() -> None:
+        services.append_event(session_id=session.pk, expected_version=version(), type="tob.pass")
 
-    def phone_fetch() -> None:
-        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").status_code == 200
+    def host_fetch(client: Client) -> Callable[[], None]:
+        def fetch() -> None:
+            assert client.get(f"/s/{session.pk}/live/", headers=htmx).status_code == 200
 
-    etag = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")["ETag"]
+        return fetch
 
-    def phone_304() -> None:
-        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    def phone_fetch(client: Client) -> Callable[[], None]:
+        def fetch() -> None:
+            assert client.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").status_code == 200
+
+        return fetch
+
+    def change_seen_by(fetch: Callable[[], None]) -> Callable[[], None]:
+        """A change, then the first device of a view fetching it (its render is kept)."""
+        return lambda: (a_change(), fetch())
 
     results = [
         measure("hello", repeats, lambda: host.get("/bench-hello/")),
         measure("move: a pass (host, htmx)", repeats, a_pass),
         measure("move: a score entry (host, htmx)", repeats, a_score_entry),
-        measure("fetch after a change: host region", repeats, host_fetch),
-        measure("fetch after a change: phone region", repeats, phone_fetch),
+        measure("after a change, first of its view: host region", repeats, host_fetch(host), a_change),
+        measure("after a change, first of its view: seated phone", repeats, phone_fetch(phone), a_change),
+        measure(
+            "after a change, kept render: 2nd member",
+            repeats,
+            host_fetch(second_member),
+            change_seen_by(host_fetch(host)),
+        ),
+        measure(
+            "after a change, kept render: 2nd watcher",
+            repeats,
+            phone_fetch(another_watching),
+            change_seen_by(phone_fetch(watching)),
+        ),
     ]
     etag = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")["ETag"]
+
+    def phone_304() -> None:
+        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
     results.append(measure("phone 304 (nothing new)", repeats, phone_304))
     return results
 

@@ -2,20 +2,31 @@
 
 The ETag is the session's version (plus what changes the rendering: language, viewer,
 the page's own query), so a fetch that finds nothing new costs one small query and answers
-304 with no body; only a changed session is loaded in full and rendered.
+304 with no body; only a changed session is loaded in full and rendered, and that render is
+kept in the cache under the ETag for the next device that shows the same thing (a second
+member's screen, a phone that watches without a seat, a device fetching again): every device
+of a view, after a change, costs one render, not one each. What each device must have of its
+own, its CSRF token and its forms' idempotency keys, is put in as the body is served. A phone
+that holds a seat (whose region shows that seat's secrets) has its device in the ETag, so its
+render is never another device's.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 from scoring import session as core
 from scoring.engine import Standing
+from sessions import caching
 from sessions.boards import HINTS, board_for
 from sessions.games import get_game
 from sessions.models import GameSession, Seat
@@ -33,11 +44,39 @@ def live_response(
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render()
+        response = _shared_render(request, etag, render)
     response["ETag"] = etag
     # Always revalidate: the browser may keep the body, never reuse it unasked.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+# Long enough for every device of a table to fetch a version; a version is never rendered
+# differently later, so the only cost of keeping it is the cache's memory.
+RENDER_SECONDS = 120
+CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
+
+
+def _shared_render(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render()``'s answer, from the cache when a device already had this ETag rendered."""
+    key = "live-render:" + hashlib.sha256(f"{request.get_host()} {request.path} {etag}".encode()).hexdigest()
+    kept = caching.get(key)
+    if kept is not None:
+        body, content_type = kept
+        return HttpResponse(_for_this_device(request, body), content_type=content_type)
+    response = render()
+    if response.status_code == 200:
+        caching.add(key, (response.content.decode(), response["Content-Type"]), timeout=RENDER_SECONDS)
+    return response
+
+
+def _for_this_device(request: HttpRequest, body: str) -> str:
+    """A kept render with this device's CSRF token, and a new idempotency key in each form
+    (two devices, or two sends of one, must never share a key)."""
+    token = get_token(request)
+    body = CSRF_TOKEN.sub(lambda found: found[1] + token + found[2], body)
+    return IDEMPOTENCY_KEY.sub(lambda found: found[1] + uuid.uuid4().hex + found[2], body)
 
 
 def region_version(version: int, revision: int) -> str:

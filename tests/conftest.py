@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -31,6 +32,13 @@ def _plain_static_files(settings: Any) -> None:
 def _cube_tables(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The solved cube game is written to a folder of this run, not the machine's."""
     solver.use_tables(tmp_path_factory.mktemp("cube-tables"))
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with an empty cache: ids repeat from one test's database to the next,
+    so a render or a revision kept by one test would be another's."""
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -34,11 +34,6 @@ def cache_down(settings):
     return down
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-
-
 def test_a_new_phone_is_refused_with_a_503_that_names_the_cache_on_every_join_route(session, cache_down):
     code = services.create_join_code(session=session).code
     cache_down()

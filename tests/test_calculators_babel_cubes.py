@@ -1,7 +1,6 @@
 """The public babel position calculator, as the contract in shared/api/calculators.md says."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.test_babel_cubes_engine import TOWER
@@ -12,7 +11,6 @@ CONTRACT_EXAMPLE = [{"cell": "nw", "type": 1, "bulges": ["east"]}, {"cell": "ne"
 
 @pytest.fixture
 def api():
-    cache.clear()
     return APIClient()
 
 

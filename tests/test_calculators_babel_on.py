@@ -1,7 +1,6 @@
 """The public Babel On! calculator, as the contract in shared/api/calculators.md says."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from sessions.api.calculators import CalculatorThrottle
@@ -12,7 +11,6 @@ MINE = ["red", "red", "blue", "green"]
 
 @pytest.fixture
 def api():
-    cache.clear()
     return APIClient(enforce_csrf_checks=True)
 
 

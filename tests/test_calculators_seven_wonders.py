@@ -1,7 +1,6 @@
 """The public 7 Wonders calculators, as the contract in shared/api/calculators.md says."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 SCORE = "/api/v1/calculators/seven-wonders/score"
@@ -16,7 +15,6 @@ ADA = {
 
 @pytest.fixture
 def api():
-    cache.clear()
     return APIClient()
 
 

@@ -1,7 +1,6 @@
 """The public Tower of Babel calculators, as the contract in shared/api/calculators.md says."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from sessions.api.calculators import CalculatorThrottle
@@ -12,7 +11,6 @@ DISCS = "/api/v1/calculators/tower-of-babel/discs"
 
 @pytest.fixture
 def api():
-    cache.clear()
     return APIClient(enforce_csrf_checks=True)
 
 

@@ -3,7 +3,6 @@ visitor's address the same way, from the proxies the README says are in front (P
 so a forged X-Forwarded-For changes nothing (issue 15, item 9)."""
 
 import pytest
-from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
@@ -16,7 +15,6 @@ BODY = {"parts": {"a": 1}, "row": 1}
 
 @pytest.fixture
 def api(monkeypatch):
-    cache.clear()
     monkeypatch.setattr(CalculatorThrottle, "THROTTLE_RATES", {"calculator": "2/minute"})
     return APIClient()
 

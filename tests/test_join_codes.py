@@ -2,18 +2,11 @@
 
 from datetime import timedelta
 
-import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
 from sessions import services
 from sessions.models import GameSession, JoinCode
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
 
 
 def finish(session):

@@ -14,11 +14,6 @@ from sessions.views import join
 WRONG = ["AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE", "FFFFFFFF"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
-
-
 @pytest.fixture
 def limits(settings):
     settings.JOIN_ATTEMPTS_PER_DEVICE = 3

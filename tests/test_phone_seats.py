@@ -4,7 +4,6 @@ import re
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.test import Client
 
@@ -13,11 +12,6 @@ from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
 from sessions.models import GameNight, GuestDevice
 from tests.conftest import started_tower
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import re
 import pytest
 from django.contrib.admin.sites import site
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -205,7 +204,6 @@ def test_the_header_links_to_the_token_page(member_client):
 
 
 def test_a_token_lifts_the_calculators_anonymous_throttle_and_a_bad_one_is_a_401(member, monkeypatch):
-    cache.clear()
     monkeypatch.setattr(CalculatorThrottle, "THROTTLE_RATES", {"calculator": "1/minute"})
     wonder = "/api/v1/calculators/tower-of-babel/wonder"
     body = {"parts": {"a": 1}, "row": 1}

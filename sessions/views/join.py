@@ -233,6 +233,7 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
         code=phone.join_code.code,
         session=shown_id or "",
         player=phone.player_id or "",
+        device=phone.pk if phone.player_id else "",  # a seat's secrets: this device's render only
         requested=phone.requested_id or "",
         hints=hints_on(request, shown_id) if shown_id else False,
     )

@@ -1,0 +1,77 @@
+"""After a change, a view is rendered once and kept for every device that shows the same thing
+(issue 16, items 2 and 3): the other devices get it from the cache, each with its own CSRF
+token and its own idempotency keys, and a seated phone's render (its seat's secrets) is never
+another device's."""
+
+from __future__ import annotations
+
+import re
+
+from django.test import Client
+
+from tests.conftest import advance, client_for, started_tower
+
+KEYS = re.compile(r'name="idempotency_key" value="([0-9a-f]{32})"')
+
+
+def _region(client: Client, url: str) -> str:
+    answer = client.get(url, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_a_second_member_gets_the_kept_render_and_can_send_its_forms(
+    owner, member, session, django_assert_max_num_queries
+):
+    started_tower(session)
+    url = f"/s/{session.pk}/live/"
+    host = client_for(owner)
+    rendered = _region(host, url)
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(member)
+    second.get(f"/s/{session.pk}/")  # its CSRF cookie, as a browser has it from the page
+    with django_assert_max_num_queries(4):  # its Django session, account, the version row, membership
+        kept = _region(second, url)
+    assert re.sub(r'value="[^"]*"', "", kept) == re.sub(r'value="[^"]*"', "", rendered)
+    assert set(KEYS.findall(kept)).isdisjoint(KEYS.findall(rendered))
+    assert len(set(KEYS.findall(kept))) == len(KEYS.findall(kept))  # a key of its own in each form
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', kept)
+    assert token is not None
+    session.refresh_from_db()
+    sent = second.post(
+        f"/s/{session.pk}/play/pass/", {"expected_version": session.version, "csrfmiddlewaretoken": token[1]}
+    )
+    assert sent.status_code == 302  # accepted: the token put in is this device's
+
+
+def test_a_change_is_rendered_anew_never_served_from_the_older_render(owner, member, session):
+    started_tower(session)
+    url = f"/s/{session.pk}/live/"
+    before = _region(client_for(owner), url)
+    advance(session, "tob.pass")
+    after = _region(client_for(member), url)
+    assert f'data-version="{session.version}.' in after
+    assert f'data-version="{session.version}.' not in before
+
+
+def test_a_seated_phone_never_gets_another_phones_render(session):
+    session, seats, code = started_tower(session)
+    ada, bruno = Client(), Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    assert "You are Ada" in _region(ada, f"/j/{code}/live/")
+    page = _region(bruno, f"/j/{code}/live/")
+    assert "You are Bruno" in page
+    assert "You are Ada" not in page
+
+
+def test_a_watching_phone_gets_another_watchers_render(session, django_assert_max_num_queries):
+    session, _seats, code = started_tower(session)
+    first, second = Client(), Client()
+    for phone in (first, second):
+        phone.get(f"/j/{code}/")
+    rendered = _region(first, f"/j/{code}/live/")
+    with django_assert_max_num_queries(2):  # its Django session, its device and the night's sessions
+        kept = _region(second, f"/j/{code}/live/")
+    assert 'data-testid="standings"' in kept
+    assert re.sub(r'value="[^"]*"', "", kept) == re.sub(r'value="[^"]*"', "", rendered)
