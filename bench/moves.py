@@ -153,7 +153,12 @@ def measure_table(repeats: int) -> list[Measured]:
 
     def change_seen_by(fetch: Callable[[], None]) -> Callable[[], None]:
         """A change, then the first device of a view fetching it (its render is kept)."""
-        return lambda: (a_change(), fetch())
+
+        def prepare() -> None:
+            a_change()
+            fetch()
+
+        return prepare
 
     results = [
         measure("hello", repeats, lambda: host.get("/bench-hello/")),

@@ -202,15 +202,15 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
     )
     if not rows:
         return None
-    sessions = [row for row in rows if row.session_id is not None]  # type: ignore[attr-defined]
-    opened = [row for row in sessions if row.session_status in core.OPEN_STATUSES]  # type: ignore[attr-defined]
-    mine = [row for row in opened if row.mine]  # type: ignore[attr-defined]
-    shown = (mine or opened or sessions or [None])[0]
+    sessions = [row for row in rows if row.session_id is not None]
+    opened = [row for row in sessions if row.session_status in core.OPEN_STATUSES]
+    mine = [row for row in opened if row.mine]
+    shown = next(iter(mine or opened or sessions), None)
     device = rows[0]
     device.shown_id = shown.session_id if shown else None  # type: ignore[attr-defined]
     device.shown_version = shown.session_version if shown else None  # type: ignore[attr-defined]
     device.shown_rank = 2 if mine else 1 if opened else 0  # type: ignore[attr-defined]
-    ended = [row.session_updated for row in sessions if row.session_status not in core.OPEN_STATUSES]  # type: ignore[attr-defined]
+    ended = [row.session_updated for row in sessions if row.session_status not in core.OPEN_STATUSES]
     device.last_ended = max(ended, default=None)  # type: ignore[attr-defined]
     return device
 
