@@ -72,7 +72,9 @@ def test_every_resource_is_in_the_schema_behind_a_token(schema, path):
 
 def test_the_list_filters_and_pages_are_documented(schema):
     names = {p["name"] for p in schema["paths"]["/api/v1/results/"]["get"]["parameters"]}
-    assert names >= {"game", "player", "night", "date_from", "date_to", "page", "page_size"}
+    assert names >= {"game", "player", "night", "date_from", "date_to", "cursor", "page_size"}
+    players = schema["paths"]["/api/v1/groups/{group_id}/players/"]["get"]["parameters"]
+    assert {p["name"] for p in players} >= {"page", "page_size"}
     assert "PaginatedResultRowOutList" in schema["components"]["schemas"]
 
 

@@ -25,7 +25,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import selectors, services
 from sessions.api import filters
 from sessions.api import selectors as api_selectors
-from sessions.api.pagination import Page
+from sessions.api.pagination import CheckedPageSize, Page, ResultsNewestFirst, SessionsNewestFirst
 from sessions.api.serializers import (
     ErrorsOut,
     GroupIn,
@@ -52,13 +52,13 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 class ListView(APIView):
     # A view whose GET answers a page of a list: with this, the schema shows the page's shape.
-    pagination_class = Page
+    pagination_class: type[CheckedPageSize] = Page
 
 
 def paginated(
-    request: Request, view: APIView, rows: QuerySet[Any], serializer: type[serializers.BaseSerializer[Any]]
+    request: Request, view: ListView, rows: QuerySet[Any], serializer: type[serializers.BaseSerializer[Any]]
 ) -> Response:
-    page = Page()
+    page = view.pagination_class()
     found = page.paginate_queryset(rows, request, view=view)
     return page.get_paginated_response(serializer(found, many=True).data)
 
@@ -233,6 +233,8 @@ class NightSessions(APIView):
 
 
 class SessionList(ListView):
+    pagination_class = SessionsNewestFirst
+
     @extend_schema(
         operation_id="sessions_list",
         parameters=[filters.SessionFilter],
@@ -247,11 +249,13 @@ class SessionList(ListView):
 
 
 class ResultList(ListView):
+    pagination_class = ResultsNewestFirst
+
     @extend_schema(
         operation_id="results_list",
         parameters=[filters.ResultFilter],
         responses={200: ResultRowOut(many=True), 400: ErrorsOut},
-        description="One row per player and finished session of your groups, newest night first.",
+        description="One row per player and finished session of your groups: the newest session first, then by place.",
         tags=["results"],
     )
     def get(self, request: Request) -> Response:

@@ -1,5 +1,6 @@
 """Reads for the API lists: everything is limited to the caller's groups first, so a
-filter naming another group's id finds nothing rather than telling it exists."""
+filter naming another group's id finds nothing rather than telling it exists. The sessions
+and results lists are put in order by their cursor pages (``sessions.api.pagination``)."""
 
 from __future__ import annotations
 
@@ -32,14 +33,10 @@ def sessions_of_user(user: User) -> QuerySet[GameSession]:
     if not user.is_authenticated:
         return GameSession.objects.none()
     mine = GameSession.objects.filter(group__memberships__user=user).select_related("night")
-    return with_seats(mine).order_by("-created_at", "-id")
+    return with_seats(mine)
 
 
 def results_of_user(user: User) -> QuerySet[Result]:
     if not user.is_authenticated:
         return Result.objects.none()
-    return (
-        Result.objects.filter(session__group__memberships__user=user)
-        .select_related("session__night", "player")
-        .order_by("-session__night__date", "-session_id", "rank", "player__name")
-    )
+    return Result.objects.filter(session__group__memberships__user=user).select_related("session__night", "player")
