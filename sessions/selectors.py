@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, Max, Model, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -304,6 +305,19 @@ def other_plays(group: Group, *, limit: int = 100) -> list[list[PlainResult]]:
 
 def players_of(group: Group) -> QuerySet[Player]:
     return group.players.prefetch_related("tallies")
+
+
+PLAYERS_PER_PAGE = 30
+
+
+def players_page(group: Group, *, search: str, page: str | None) -> Page[Player]:
+    """A page of the group's players by name, those whose name holds ``search`` if given: a
+    group of a thousand players shows thirty at a time (a page number out of range gives the
+    nearest page)."""
+    players = players_of(group)
+    if search:
+        players = players.filter(name__icontains=search)
+    return Paginator(players, PLAYERS_PER_PAGE).get_page(page)
 
 
 def members_of(group: Group) -> QuerySet[Membership]:

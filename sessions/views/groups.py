@@ -44,10 +44,12 @@ def group_new(request: MemberRequest) -> HttpResponse:
 def group(request: MemberRequest, group_id: int) -> HttpResponse:
     membership = selectors.membership(request.user, group_id)
     group = membership.group
+    search = request.GET.get("q", "").strip()[:100]
     context = {
         "group": group,
         "membership": membership,
-        "players": selectors.players_of(group),
+        "players": selectors.players_page(group, search=search, page=request.GET.get("players")),
+        "player_search": search,
         "nights": selectors.nights_of(group)[:20],
         "recent": selectors.play_log(group, limit=5),
         "player_form": PlayerForm(),

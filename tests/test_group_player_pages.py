@@ -1,0 +1,66 @@
+"""The group page shows its players thirty at a time, with a search by name (issue 16, item
+5): a group of a thousand players costs what a group of forty does."""
+
+from __future__ import annotations
+
+import re
+
+from django.urls import reverse
+
+from sessions import services
+from sessions.models import Player
+
+
+def names_on(page: str) -> list[str]:
+    players = page.split('data-testid="players"')[1].split("</ul>")[0]
+    return re.findall(r'class="player-name"[^>]*>([^<]+)<', players)
+
+
+def add_players(group, count, *, start=0):
+    Player.objects.bulk_create(Player(group=group, name=f"Player {n:04d}") for n in range(start, start + count))
+
+
+def test_a_large_group_shows_thirty_players_a_page_by_name(member_client, group):
+    add_players(group, 65)
+    url = reverse("group", args=[group.pk])
+    first = member_client.get(url).content.decode()
+    assert names_on(first) == [f"Player {n:04d}" for n in range(30)]
+    assert "Page 1 of 3" in first
+    assert "?players=2" in first
+    last = member_client.get(url, {"players": 3}).content.decode()
+    assert names_on(last) == [f"Player {n:04d}" for n in range(60, 65)]
+    assert "Next players" not in last
+    assert names_on(member_client.get(url, {"players": "99"}).content.decode()) == names_on(last)
+    assert names_on(member_client.get(url, {"players": "x"}).content.decode()) == names_on(first)
+
+
+def test_a_search_finds_players_by_part_of_their_name_and_keeps_it_across_pages(member_client, group):
+    add_players(group, 70)
+    services.create_player(group=group, name="Chiara")
+    url = reverse("group", args=[group.pk])
+    assert names_on(member_client.get(url, {"q": "chi"}).content.decode()) == ["Chiara"]
+    page = member_client.get(url, {"q": "player 00"}).content.decode()
+    assert len(names_on(page)) == 30
+    assert "?q=player%2000&amp;players=2" in page
+    assert "name holds" not in page
+    assert "holds “Zed”" in member_client.get(url, {"q": "Zed"}).content.decode()
+
+
+def test_a_small_group_shows_its_players_without_pages_or_search(member_client, group, players):
+    page = member_client.get(reverse("group", args=[group.pk])).content.decode()
+    assert names_on(page) == ["Ada", "Bruno", "Chiara", "Dieter"]
+    assert 'name="q"' not in page
+    assert 'data-testid="player-pages"' not in page
+
+
+def test_the_group_page_reads_as_many_queries_at_a_thousand_players_as_at_forty(
+    member_client, group, django_assert_max_num_queries
+):
+    url = reverse("group", args=[group.pk])
+    add_players(group, 40)
+    member_client.get(url)
+    with django_assert_max_num_queries(12) as small:
+        member_client.get(url)
+    add_players(group, 960, start=40)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        assert len(names_on(member_client.get(url).content.decode())) == 30
