@@ -74,7 +74,9 @@ def player_of_member(user: User, player_id: int) -> Player:
 
 
 def session_of_member(user: User, session_id: int) -> GameSession:
-    return _of_member(user, with_seats(GameSession.objects.select_related("night", "group")), session_id)
+    """The session with its seats (its results, which no session page shows, read if asked)."""
+    sessions = GameSession.objects.select_related("night", "group")
+    return _of_member(user, with_seats(sessions, results=False), session_id)
 
 
 def version_of_member(user: User, session_id: int) -> int:
@@ -121,10 +123,13 @@ def replayed_state(session: GameSession) -> Any:
     )
 
 
-def with_seats(sessions: QuerySet[GameSession]) -> QuerySet[GameSession]:
-    return sessions.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player")),
-        Prefetch("results", queryset=Result.objects.select_related("player")),
+def with_seats(sessions: QuerySet[GameSession], *, results: bool = True) -> QuerySet[GameSession]:
+    """``sessions`` with their seats' players and, for the lists that show them, results."""
+    seats = sessions.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+    return (
+        seats.prefetch_related(Prefetch("results", queryset=Result.objects.select_related("player")))
+        if results
+        else seats
     )
 
 
@@ -227,7 +232,7 @@ def shown_session(device: GuestDevice) -> GameSession | None:
     shown_id = getattr(device, "shown_id", None)
     if shown_id is None:
         return None
-    return with_seats(GameSession.objects.select_related("night")).filter(pk=shown_id).first()
+    return with_seats(GameSession.objects.select_related("night"), results=False).filter(pk=shown_id).first()
 
 
 def seat_requests_for(device: GuestDevice) -> QuerySet[GuestDevice]:

@@ -18,28 +18,28 @@ def table(request, session):
     return session, seats, code
 
 
-def test_a_pass_from_the_host_costs_at_most_14_queries(member_client, table, django_assert_max_num_queries):
+def test_a_pass_from_the_host_costs_at_most_13_queries(member_client, table, django_assert_max_num_queries):
     session, _seats, _code = table
     # login (2), the session with its seats and results (3), the write (5 with its savepoint),
     # the night's revision (the join code just made dropped it from the cache), the region's
     # join code, phones and last events (3). It was 19: the session was read twice, and
     # each read checked the membership in a query of its own.
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(13):
         answer = member_client.post(f"/s/{session.pk}/play/pass/", {"expected_version": session.version}, headers=HTMX)
     assert answer.status_code == 200
     assert f'data-version="{session.version + 1}.' in answer.content.decode()
 
 
-def test_the_hosts_fetch_after_a_change_costs_at_most_11_queries(member_client, table, django_assert_max_num_queries):
+def test_the_hosts_fetch_after_a_change_costs_at_most_10_queries(member_client, table, django_assert_max_num_queries):
     session, _seats, _code = table
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(10):
         assert member_client.get(f"/s/{session.pk}/live/", headers=HTMX).status_code == 200
 
 
-def test_a_phones_fetch_after_a_change_costs_at_most_8_queries(table, django_assert_max_num_queries):
+def test_a_phones_fetch_after_a_change_costs_at_most_7_queries(table, django_assert_max_num_queries):
     session, seats, code = table
     phone = seated_phones(session, code)[seats[1]]
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(7):
         assert phone.get(f"/j/{code}/live/", headers={"HX-Request": "true"}).status_code == 200
 
 

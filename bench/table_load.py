@@ -1,0 +1,240 @@
+"""How many tables one machine holds, each moving once a second with six devices following it
+(issue 16, item 3): the production set-up on this 2-core box, measured end to end over HTTP.
+
+Run from the repository root: ``.venv/bin/python -m bench.table_load`` (about 3 minutes;
+``--tables 1,2,4,8,16,32``, ``--seconds 10``). It works on PostgreSQL (``BENCH_DATABASE_URL``,
+default postgres://postgres@127.0.0.1:5432/babel_bench_tables, dropped, created and migrated
+afresh) and Redis (``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/7, flushed), serves the
+app with ``uvicorn --workers 2`` as the README's production section does, and drives it from
+one client process (uvloop, one kept-alive connection per device) on the same two cores.
+
+A table is a Tower of Babel session of five players, each with a phone holding its seat, and
+the host's screen: six devices. Once a second, at a random phase of its own, each table's host
+sends a pass as the page does (an htmx POST answered with the session's region), and as soon
+as it is answered the five phones fetch their regions as the push makes them do (no ETag: the
+version is new to them; each phone's view is its own, so each renders). The push itself is
+``bench.push``'s subject; here the fetches follow the answer at once.
+
+Printed for each number of tables: the moves and fetches answered, their p50 and p95 (ms) and
+whether every table kept its once-a-second pace; then the largest number of tables whose
+requests' p95 stays under 200 ms. Baselines in the same run: a static file's p50 and the
+phone's 304 (nothing new) p50, one at a time on an idle server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from bench import servers
+from bench.push import exchange, http_get, prepare, static_request
+
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/babel_bench_tables")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+TARGET_P95_MS = 200.0
+PLAYERS = ("Ada", "Bruno", "Chiara", "Dieter", "Elena")
+
+
+@dataclass
+class Table:
+    port: int
+    session_id: int
+    version: int
+    host_cookie: str
+    csrf: str
+    phone_requests: list[bytes]
+
+    def move(self) -> bytes:
+        body = urlencode({"expected_version": self.version, "csrfmiddlewaretoken": self.csrf}).encode()
+        head = [
+            f"POST /s/{self.session_id}/play/pass/ HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            f"Cookie: {self.host_cookie}",
+            "HX-Request: true",
+            "HX-Target: session",
+            "Content-Type: application/x-www-form-urlencoded",
+            f"Content-Length: {len(body)}",
+        ]
+        return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+@dataclass
+class Load:
+    tables: int
+    seconds: float
+    moves: list[float] = field(default_factory=list)  # ms
+    fetches: list[float] = field(default_factory=list)
+    refused: int = 0  # answers other than 200
+    late: int = 0  # moves sent more than a second after their tick: the table fell behind
+
+    def p(self, q: float) -> float:
+        every = sorted(self.moves + self.fetches)
+        return every[min(len(every) - 1, int(q * len(every)))] if every else float("nan")
+
+
+def cookie_of(client: Any) -> str:
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
+
+
+def set_tables(count: int, port: int) -> list[Table]:
+    """``count`` started 5-player Tower of Babel tables, each on a night of its own with its
+    join code and five phones holding the seats, and the host logged in."""
+    import datetime
+
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from scoring.tower_of_babel import engine as tob
+    from sessions import services
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # this process's own set-up requests
+
+    owner = User.objects.create_user("host", password="bench-pass-123")
+    group = services.create_group(owner=owner, name="Club")
+    host = Client()
+    host.force_login(owner)
+    made = []
+    for number in range(count):
+        players = [services.create_player(group=group, name=f"{name} {number}") for name in PLAYERS]
+        night = services.create_night(group=group, date=datetime.date.today(), place=f"Table {number}")
+        session = services.create_session(night=night, game="tower-of-babel", players=players)
+        services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+        services.append_event(
+            session_id=session.pk, expected_version=1, type=tob.FIRST_PLAYER, payload={"seat": str(players[0].pk)}
+        )
+        code = services.create_join_code(session=session).code
+        phones = []
+        for player in players:
+            phone = Client()
+            assert phone.post(f"/j/{code}/seat/", {"seat": str(player.pk)}).status_code == 302
+            headers = {"Cookie": cookie_of(phone), "HX-Request": "true", "HX-Target": "guest", "Accept": "*/*"}
+            phones.append(http_get(port, f"/j/{code}/live/", headers))
+        host.get(f"/s/{session.pk}/")  # the CSRF cookie, as the page gives it
+        made.append(
+            Table(
+                port=port,
+                session_id=session.pk,
+                version=2,
+                host_cookie=cookie_of(host),
+                csrf=host.cookies["csrftoken"].value,
+                phone_requests=phones,
+            )
+        )
+    return made
+
+
+async def timed(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> tuple[int, float]:
+    sent = time.monotonic()
+    status = await exchange(reader, writer, request)
+    return status, (time.monotonic() - sent) * 1000
+
+
+async def run_table(table: Table, load: Load, start: float) -> None:
+    """One table for ``load.seconds``: a move a second, each followed by its phones' fetches."""
+    host = await asyncio.open_connection("127.0.0.1", table.port)
+    phones = [await asyncio.open_connection("127.0.0.1", table.port) for _ in table.phone_requests]
+    tick = start + random.random()
+    while tick < start + load.seconds:
+        await asyncio.sleep(max(0.0, tick - time.monotonic()))
+        if time.monotonic() - tick > 1.0:
+            load.late += 1
+        status, took = await timed(*host, table.move())
+        load.moves.append(took)
+        if status != 200:
+            load.refused += 1
+            break  # the version this client counts on is no longer the table's
+        table.version += 1
+        fetched = await asyncio.gather(
+            *(timed(*phone, request) for phone, request in zip(phones, table.phone_requests, strict=True))
+        )
+        load.fetches.extend(took for _status, took in fetched)
+        load.refused += sum(1 for status, _took in fetched if status != 200)
+        tick += 1.0
+    for _reader, writer in [host, *phones]:
+        writer.close()
+
+
+async def run_load(tables: list[Table], seconds: float) -> Load:
+    load = Load(tables=len(tables), seconds=seconds)
+    start = time.monotonic() + 0.5
+    await asyncio.gather(*(run_table(table, load, start) for table in tables))
+    return load
+
+
+def not_modified(request: bytes, port: int) -> bytes:
+    """``request`` (a phone's fetch) again with the ETag of its answer now: a 304."""
+    import http.client
+
+    head = request.decode().split("\r\n")
+    path = head[0].split(" ")[1]
+    headers = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+    headers.pop("Host")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return http_get(port, path, {**headers, "If-None-Match": response.headers["ETag"]})
+
+
+async def one_at_a_time(port: int, request: bytes, count: int = 50) -> float:
+    """The median of ``count`` requests sent one after another on one connection (ms)."""
+    connection = await asyncio.open_connection("127.0.0.1", port)
+    times = [(await timed(*connection, request))[1] for _ in range(count)]
+    connection[1].close()
+    return statistics.median(times)
+
+
+def parse_arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", default="1,2,4,8,16,32", help="numbers of tables, comma-separated, increasing")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    return parser.parse_args()
+
+
+def main() -> None:
+    import uvloop
+
+    args = parse_arguments()
+    counts = [int(n) for n in args.tables.split(",")]
+    prepare(DATABASE_URL, REDIS_URL)
+    extra = ("--no-access-log", "--log-level", "warning")
+    with (
+        tempfile.TemporaryDirectory(prefix="babel-bench-tables-") as folder,
+        servers.running(1, env=dict(os.environ), log_dir=Path(folder), workers=2, extra=extra) as (server,),
+    ):
+        every = set_tables(max(counts), server.port)
+        static = uvloop.run(one_at_a_time(server.port, static_request(server)))
+        unchanged = uvloop.run(one_at_a_time(server.port, not_modified(every[0].phone_requests[0], server.port)))
+        print(f"PostgreSQL + Redis, uvicorn --workers 2, one client process; {args.seconds:.0f} s a step")
+        print(f"baselines, one request at a time: a static file {static:.2f} ms, a phone's 304 {unchanged:.2f} ms")
+        print("tables | moves | fetches | p50 ms | p95 ms | moves p95 | fetches p95 | refused | late")
+        held = 0
+        for count in counts:
+            load = uvloop.run(run_load(every[:count], args.seconds))
+            moves95 = sorted(load.moves)[int(0.95 * (len(load.moves) - 1))]
+            fetches95 = sorted(load.fetches)[int(0.95 * (len(load.fetches) - 1))]
+            print(
+                f"{count} | {len(load.moves)} | {len(load.fetches)} | {load.p(0.5):.1f} | {load.p(0.95):.1f} | "
+                f"{moves95:.1f} | {fetches95:.1f} | {load.refused} | {load.late}",
+                flush=True,
+            )
+            if load.p(0.95) < TARGET_P95_MS and not load.refused and not load.late:
+                held = count
+        print(f"held at p95 < {TARGET_P95_MS:.0f} ms, every table on its pace: {held} tables moving once a second")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    main()
