@@ -272,7 +272,7 @@ def measure_statistics(env: dict[str, str], sessions: int, players_count: int) -
     bare = median(bare_runs)
     in_place = bare_in_place_loop(matches)
     first, nightly = rebuilds[0], median(rebuilds[1:])
-    points = sum(len(history) for history in replay.history.values())
+    points = sum(len(replay.points(key)) for key in replay.history)
     print(
         f"bare OpenSkill loop over {len(matches)} plays (game + overall), public rate(): median {bare:.2f} s "
         f"of {', '.join(f'{run:.2f}' for run in bare_runs)}"

@@ -5,7 +5,7 @@ Run from the repository root: ``.venv/bin/python -m bench.table_load`` (about 3 
 ``--tables 1,2,4,8,16,32``, ``--seconds 10``). It works on PostgreSQL (``BENCH_DATABASE_URL``,
 default postgres://postgres@127.0.0.1:5432/babel_bench_tables, dropped, created and migrated
 afresh) and Redis (``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/7, flushed), serves the
-app with ``uvicorn --workers 2`` as the README's production section does, and drives it from
+app with ``uvicorn --workers 2`` as the README's production section does (``--workers``), and drives it from
 one client process (uvloop, one kept-alive connection per device) on the same two cores.
 
 A table is a Tower of Babel session of five players, each with a phone holding its seat, and
@@ -200,6 +200,7 @@ def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="1,2,4,8,16,32", help="numbers of tables, comma-separated, increasing")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn's worker processes (2: the README's)")
     return parser.parse_args()
 
 
@@ -212,12 +213,12 @@ def main() -> None:
     extra = ("--no-access-log", "--log-level", "warning")
     with (
         tempfile.TemporaryDirectory(prefix="babel-bench-tables-") as folder,
-        servers.running(1, env=dict(os.environ), log_dir=Path(folder), workers=2, extra=extra) as (server,),
+        servers.running(1, env=dict(os.environ), log_dir=Path(folder), workers=args.workers, extra=extra) as (server,),
     ):
         every = set_tables(max(counts), server.port)
         static = uvloop.run(one_at_a_time(server.port, static_request(server)))
         unchanged = uvloop.run(one_at_a_time(server.port, not_modified(every[0].phone_requests[0], server.port)))
-        print(f"PostgreSQL + Redis, uvicorn --workers 2, one client process; {args.seconds:.0f} s a step")
+        print(f"PostgreSQL + Redis, uvicorn --workers {args.workers}, one client process; {args.seconds:.0f} s a step")
         print(f"baselines, one request at a time: a static file {static:.2f} ms, a phone's 304 {unchanged:.2f} ms")
         print("tables | moves | fetches | p50 ms | p95 ms | moves p95 | fetches p95 | refused | late")
         held = 0

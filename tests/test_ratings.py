@@ -57,9 +57,9 @@ def test_the_overall_rating_counts_every_game_and_each_game_only_its_own():
 def test_each_play_leaves_a_history_point_with_both_ratings():
     replay = Replay()
     replay.add(match(7, "tower-of-babel", {1: 1, 2: 2, 3: 3}))
-    [point] = replay.history[(1, START.year)]
+    [point] = replay.points((1, START.year))
     rating, overall = replay.ratings[(1, "tower-of-babel")], replay.ratings[(1, OVERALL)]
-    assert point == (START.isoformat(), 7, "tower-of-babel", rating.mu, rating.sigma, overall.mu, overall.sigma)
+    assert point == [START.isoformat(), 7, "tower-of-babel", rating.mu, rating.sigma, overall.mu, overall.sigma]
 
 
 def test_the_history_of_each_player_is_kept_a_row_per_year_in_the_order_of_play():
@@ -67,8 +67,8 @@ def test_the_history_of_each_player_is_kept_a_row_per_year_in_the_order_of_play(
     for session_id, days in ((1, -10), (2, -5), (3, 0)):  # 26 and 31 December 2025, then 5 January
         replay.add(match(session_id, "babel-cubes", {1: 1, 2: 2}, days=days))
     assert sorted(replay.history) == [(1, 2025), (1, 2026), (2, 2025), (2, 2026)]
-    assert [point[1] for point in replay.history[(1, 2025)]] == [1, 2]
-    assert [point[1] for point in replay.history[(2, 2026)]] == [3]
+    assert [point[1] for point in replay.points((1, 2025))] == [1, 2]
+    assert [point[1] for point in replay.points((2, 2026))] == [3]
 
 
 def test_the_conservative_rating_is_mu_minus_three_sigma_and_starts_at_zero():

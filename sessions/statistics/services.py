@@ -174,7 +174,7 @@ def rebuild_group(*, group_id: int) -> Replay:
             RatingHistory,
             ["player_id", "year", "points"],
             # one row's JSON at a time: all of them at once would double the history's memory
-            ((pk, year, json.dumps(points)) for (pk, year), points in replay.history.items()),
+            ((key[0], key[1], replay.history_json(key)) for key in replay.history),
         )
         _insert_rated(group_id, replay.sessions, now)
     return replay
@@ -212,7 +212,10 @@ def load_matches(
     current: int | None = None
     game, played, stored = "", timezone.now(), None
     entries: list[Entry] = []
-    with connection.cursor() as cursor:
+    # A whole group's rows through a server-side cursor on PostgreSQL: a client-side one holds
+    # every row in the driver's memory before the first batch is read (SQLite streams anyway).
+    # A few sessions' rows (the catch-up) come in one round trip.
+    with connection.cursor() if session_ids is not None else connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(BATCH):
             for row in rows:
@@ -340,7 +343,7 @@ def _stored_replay(*, group_id: int, matches: Sequence[Match]) -> Replay:
     years = {month.year for month in months}
     histories = RatingHistory.objects.filter(player_id__in=players, year__in=years)
     for pk, year, points in histories.values_list("player_id", "year", "points"):
-        replay.history[(pk, year)] = points
+        replay.continue_history((pk, year), points)
     for month_row in PlayerMonth.objects.filter(player_id__in=players, month__in=months, game__in=games):
         replay.months[(month_row.player_id, month_row.game, month_row.month)] = [month_row.plays, month_row.wins]
     for stats in GameStatistics.objects.filter(group_id=group_id, game__in=games):
@@ -404,7 +407,7 @@ def _write_update(*, group_id: int, replay: Replay, matches: Sequence[Match]) ->
     )
     years = sorted({(pk, month.year) for pk, _game, month in months})
     RatingHistory.objects.bulk_create(
-        [RatingHistory(player_id=pk, year=year, points=replay.history[(pk, year)]) for pk, year in years],
+        [RatingHistory(player_id=pk, year=year, points=replay.points((pk, year))) for pk, year in years],
         update_conflicts=True,
         unique_fields=["player", "year"],
         update_fields=["points"],
