@@ -113,3 +113,14 @@ def test_the_endpoints_are_in_the_openapi_schema_with_their_fields(member):
     components = schema["components"]["schemas"]
     assert {"rating", "history", "head_to_head", "rival"} <= set(components["PlayerStatisticsOut"]["properties"])
     assert {"rows", "period"} <= set(components["LeaderboardOut"]["properties"])
+
+
+def test_the_leaderboard_sends_its_first_rows_and_says_how_many_players_it_has(member, played):
+    url = reverse("api-leaderboard", args=[played.pk])
+    body = api(member).get(url, {"limit": 2}).json()
+    assert (body["limit"], body["players"]) == (2, 3)
+    assert [row["name"] for row in body["rows"]] == ["Ada", "Bruno"]
+    assert api(member).get(url).json()["limit"] == 50
+    refused = api(member).get(url, {"limit": 201})
+    assert refused.status_code == 400
+    assert "limit" in str(refused.json())

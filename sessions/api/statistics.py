@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions import selectors
+from sessions.api.pagination import MAX_PAGE_SIZE
 from sessions.games import GAMES
 from sessions.statistics import selectors as statistics
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL
@@ -140,6 +141,8 @@ class LeaderboardOut(serializers.Serializer):
     period = serializers.ChoiceField(choices=PERIODS)
     order = serializers.ChoiceField(choices=ORDERS)
     min_plays = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="How many players the leaderboard has; rows holds the first `limit`.")
     rows = LeaderboardRowOut(many=True)
 
 
@@ -148,6 +151,9 @@ class LeaderboardIn(serializers.Serializer):
     period = serializers.ChoiceField(choices=PERIODS, required=False, default="all")
     order = serializers.ChoiceField(choices=ORDERS, required=False, default="rating")
     min_plays = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)
+    # The first rows only, as the page shows them: a group's thousand players are not sent
+    # on every read.
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, required=False, default=50)
 
 
 # --- views -------------------------------------------------------------------------------
@@ -187,6 +193,9 @@ def game_statistics(request: Request, group_id: int, game: str) -> Response:
         OpenApiParameter("period", OpenApiTypes.STR, enum=list(PERIODS)),
         OpenApiParameter("order", OpenApiTypes.STR, enum=list(ORDERS)),
         OpenApiParameter("min_plays", OpenApiTypes.INT),
+        OpenApiParameter(
+            "limit", OpenApiTypes.INT, description=f"the first rows only: 1 to {MAX_PAGE_SIZE}, 50 by default"
+        ),
     ],
     responses={200: LeaderboardOut},
     tags=["statistics"],
@@ -196,6 +205,8 @@ def leaderboard(request: Request, group_id: int) -> Response:
     group = selectors.membership(request.user, group_id).group
     incoming = LeaderboardIn(data=request.query_params)
     incoming.is_valid(raise_exception=True)
-    filters = incoming.validated_data
+    filters = dict(incoming.validated_data)
+    limit = filters.pop("limit")
     rows = statistics.leaderboard(group, **filters)
-    return Response(LeaderboardOut({"group": group.pk, **filters, "rows": rows}).data)
+    shown = {"group": group.pk, **filters, "limit": limit, "players": len(rows), "rows": rows[:limit]}
+    return Response(LeaderboardOut(shown).data)
