@@ -153,7 +153,7 @@ if REDIS_CACHE_URL:
     # a 503: sessions.caching) instead of holding the request up for the kernel's timeouts.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "babel_companion.redis_cache.RedisCache",
             "LOCATION": REDIS_CACHE_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }

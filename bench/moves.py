@@ -2,7 +2,8 @@
 items 2 and 3), against a "hello" view in the same process.
 
 Run from the repository root: ``.venv/bin/python -m bench.moves`` (``--repeats 40``,
-``--database postgres,sqlite``). Requests go through Django's whole stack in this process
+``--database postgres,sqlite``; PostgreSQL with Redis as the cache, as in production, SQLite
+without, as ``make run``). Requests go through Django's whole stack in this process
 (``django.test.Client``: middleware, sessions, CSRF, templates; no network), so the figures
 are the server's own work. On a Tower of Babel table of 3 players, each with a phone:
 
@@ -15,6 +16,9 @@ are the server's own work. On a Tower of Babel table of 3 players, each with a p
   ``GET /j/<code>/live/``); every other device of the same view gets that render from the
   cache (a second member's screen, a phone watching without a seat);
 - a phone's 304 (its version unchanged).
+
+Every device sends back the ticket of its last fetch, as static/js/app.js does (see
+sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
 
 Printed for each: the median and p90 time of ``--repeats`` requests, its ratio to hello's
 median, and its queries. Targets: a move at most 10x hello and 8 queries; a device's fetch
@@ -35,6 +39,7 @@ from typing import Any
 from bench import databases, tables
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_moves"
+REDIS_URL = "redis://127.0.0.1:6379/8"  # PostgreSQL runs as in production: with Redis as the cache
 
 
 @dataclass
@@ -75,7 +80,7 @@ def measure(name: str, repeats: int, request: Callable[[], Any], prepare: Callab
 def run(database: str, repeats: int) -> str:
     """In a process of its own, on one database."""
     with tempfile.TemporaryDirectory(prefix="babel-bench-moves-") as folder:
-        env, setup = databases.environment(database, Path(folder), postgres_url=DATABASE_URL, redis_url=None)
+        env, setup = databases.environment(database, Path(folder), postgres_url=DATABASE_URL, redis_url=REDIS_URL)
         databases.set_up_django(env)
         from django.conf import settings
 
@@ -103,6 +108,7 @@ def measure_table(repeats: int) -> list[Measured]:
 
     from babel_companion import urls
     from sessions import services
+    from sessions.live import TICKET_HEADER
     from sessions.models import GameSession
 
     def hello(request: HttpRequest) -> HttpResponse:
@@ -139,17 +145,24 @@ def measure_table(repeats: int) -> list[Measured]:
     def a_change() -> None:
         services.append_event(session_id=session.pk, expected_version=version(), type="tob.pass")
 
-    def host_fetch(client: Client) -> Callable[[], None]:
-        def fetch() -> None:
-            assert client.get(f"/s/{session.pk}/live/", headers=htmx).status_code == 200
+    tickets: dict[Client, str] = {}  # each device's last ticket, sent back as app.js does
 
-        return fetch
+    def fetch(client: Client, url: str, **headers: str) -> Any:
+        answer = client.get(url, headers={**headers, TICKET_HEADER: tickets.get(client, "")})
+        tickets[client] = answer.get(TICKET_HEADER, "")
+        return answer
+
+    def host_fetch(client: Client) -> Callable[[], None]:
+        def fetched() -> None:
+            assert fetch(client, f"/s/{session.pk}/live/", **htmx).status_code == 200
+
+        return fetched
 
     def phone_fetch(client: Client) -> Callable[[], None]:
-        def fetch() -> None:
-            assert client.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").status_code == 200
+        def fetched() -> None:
+            assert fetch(client, f"/j/{code}/live/", **{"HX-Request": "true"}).status_code == 200
 
-        return fetch
+        return fetched
 
     def change_seen_by(fetch: Callable[[], None]) -> Callable[[], None]:
         """A change, then the first device of a view fetching it (its render is kept)."""
@@ -179,12 +192,17 @@ def measure_table(repeats: int) -> list[Measured]:
             change_seen_by(phone_fetch(watching)),
         ),
     ]
-    etag = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")["ETag"]
+    etag = fetch(phone, f"/j/{code}/live/", **{"HX-Request": "true"})["ETag"]
 
     def phone_304() -> None:
-        assert phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+        assert fetch(phone, f"/j/{code}/live/", **{"HX-Request": "true", "If-None-Match": etag}).status_code == 304
+
+    def phone_304_in_full() -> None:
+        answer = phone.get(f"/j/{code}/live/", headers={"HX-Request": "true", "If-None-Match": etag})
+        assert answer.status_code == 304
 
     results.append(measure("phone 304 (nothing new)", repeats, phone_304))
+    results.append(measure("phone 304, no ticket (checked in full)", repeats, phone_304_in_full))
     return results
 
 

@@ -34,6 +34,23 @@ def get(key: str) -> Any:
         return None
 
 
+def get_many(keys: list[str]) -> dict[str, Any]:
+    """The cached values found (one round trip), none when the cache does not answer."""
+    try:
+        return cache.get_many(keys)
+    except CACHE_ERRORS as error:
+        logger.warning("cache read of %s failed (%s): recomputing", keys, error)
+        return {}
+
+
+def set_value(key: str, value: Any, *, timeout: int) -> None:
+    """Cache the value; a cache that does not answer keeps its old value until it expires."""
+    try:
+        cache.set(key, value, timeout=timeout)
+    except CACHE_ERRORS as error:
+        logger.warning("cache write of %s failed (%s)", key, error)
+
+
 def add(key: str, value: Any, *, timeout: int) -> None:
     """Cache the value unless the key is there; a cache that does not answer keeps nothing."""
     try:

@@ -1,14 +1,23 @@
 """The live regions that devices fetch again and again: cheap when nothing changed.
 
 The ETag is the session's version (plus what changes the rendering: language, viewer,
-the page's own query), so a fetch that finds nothing new costs one small query and answers
-304 with no body; only a changed session is loaded in full and rendered, and that render is
-kept in the cache under the ETag for the next device that shows the same thing (a second
-member's screen, a phone that watches without a seat, a device fetching again): every device
-of a view, after a change, costs one render, not one each. What each device must have of its
-own, its CSRF token and its forms' idempotency keys, is put in as the body is served. A phone
-that holds a seat (whose region shows that seat's secrets) has its device in the ETag, so its
-render is never another device's.
+the page's own query), so a fetch that finds nothing new answers 304 with no body; only a
+changed session is loaded in full and rendered, and that render is kept in the cache under
+the ETag for the next device that shows the same thing (a second member's screen, a phone
+that watches without a seat, a device fetching again): every device of a view, after a
+change, costs one render, not one each. What each device must have of its own, its CSRF
+token and its forms' idempotency keys, is put in as the body is served. A phone that holds a
+seat (whose region shows that seat's secrets) has its device in the ETag, so its render is
+never another device's.
+
+A fetch checked in full reads the Django session, the member or the phone's device and its
+night (a dozen milliseconds of ORM on every fetch of every device). Its answer carries a
+**ticket**: what that check found, signed, bound to the browser's session cookie, for one
+path and for TICKET_SECONDS. A fetch that sends it back while the night's revision is the
+one it names (no seat, code or session of the night changed meanwhile) costs one small
+query: the ticket gives the ETag's other parts, so a 304 or a kept render is answered
+without the session, the user or the device. Anything else (no ticket, another cookie or
+path, an old ticket, a changed night, no kept render) goes the full way and gets a new one.
 """
 
 from __future__ import annotations
@@ -21,6 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core import signing
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
@@ -30,22 +42,146 @@ from scoring.engine import Standing
 from sessions import caching
 from sessions.boards import HINTS, board_for
 from sessions.games import get_game
-from sessions.models import GameSession, Seat
+from sessions.models import GameNight, GameSession, Seat
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a live region shows the version of: a session (none for a phone that waits for
+    one) of a night, at its version and the night's revision."""
+
+    session_id: int | None
+    night_id: int
+    session_version: int
+    revision: int
+
+    @property
+    def version(self) -> str:
+        return region_version(self.session_version, self.revision)
 
 
 def live_response(
-    request: HttpRequest, *, version: str, render: Callable[[], HttpResponse], **varies: Any
+    request: HttpRequest, *, shown: Shown, render: Callable[[], HttpResponse], **varies: Any
 ) -> HttpResponse:
-    """``render()``'s answer, or 304 when the device already has this ``version`` of it.
+    """``render()``'s answer, or 304 when the device already has this version of it; either
+    with a ticket for the next fetch.
 
     ``varies`` names what else the rendering depends on (the viewer, its seat, ...).
     """
-    parts = [version, get_language(), request.GET.urlencode(), *(f"{k}={v}" for k, v in sorted(varies.items()))]
-    etag = '"' + "-".join(str(part) for part in parts).replace('"', "") + '"'
+    rest = [get_language(), request.GET.urlencode(), *(f"{k}={v}" for k, v in sorted(varies.items()))]
+    etag = _etag(shown.version, rest)
     if etag in request.headers.get("If-None-Match", ""):
-        response: HttpResponse = HttpResponseNotModified()
+        response: HttpResponse = _not_modified(etag)
     else:
-        response = _shared_render(request, etag, render)
+        response = _kept_render(request, etag) or _rendered(request, etag, render)
+    ticket = _ticket(request, shown, rest)
+    if ticket:
+        response[TICKET_HEADER] = ticket
+    return response
+
+
+def from_ticket(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a fetch whose ticket still holds (a 304 or a kept render), or None: the
+    fetch is then checked in full."""
+    sent = request.headers.get(TICKET_HEADER, "")
+    cookie = _cookie_of(request)
+    if not sent or cookie is None:
+        return None
+    try:
+        ticket = _signer().unsign_object(sent, max_age=TICKET_SECONDS)
+    except signing.BadSignature:  # tampered with, or older than TICKET_SECONDS
+        return None
+    rest = ticket["rest"]
+    asked = (request.path, cookie, [get_language(), request.GET.urlencode()])
+    if (ticket["path"], ticket["cookie"], rest[:2]) != asked:
+        return None
+    shown = _shown_now(ticket["session"], ticket["night"])
+    if shown is None or shown.revision != ticket["revision"]:  # a seat, a code or a session changed
+        return None
+    etag = _etag(shown.version, rest)
+    if etag in request.headers.get("If-None-Match", ""):
+        response: HttpResponse | None = _not_modified(etag)
+    else:
+        response = _kept_render(request, etag)
+    if response is not None:
+        response[TICKET_HEADER] = sent
+    return response
+
+
+# A ticket is only a shortcut past checks that a change of the night's seats, codes or sessions
+# makes again at once; what the revision does not follow (a member leaving the group, a code
+# expiring hours after the night's last game) takes effect within this many seconds.
+TICKET_SECONDS = 60
+TICKET_HEADER = "Babel-Live-Ticket"
+
+
+def _signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt="sessions.live.ticket")
+
+
+def _cookie_of(request: HttpRequest) -> str | None:
+    """The browser's session cookie, hashed (a ticket never carries the cookie itself)."""
+    cookie = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    return hashlib.sha256(cookie.encode()).hexdigest()[:32] if cookie else None
+
+
+def _ticket(request: HttpRequest, shown: Shown, rest: list[str]) -> str | None:
+    cookie = _cookie_of(request)
+    if cookie is None:  # a session begun by this very request: the next fetch gets one
+        return None
+    ticket = {
+        "path": request.path,
+        "cookie": cookie,
+        "session": shown.session_id,
+        "night": shown.night_id,
+        "revision": shown.revision,
+        "rest": rest,
+    }
+    return _signer().sign_object(ticket, compress=True)
+
+
+def _shown_now(session_id: int | None, night_id: int) -> Shown | None:
+    """The versions as they are now: from the cache, which ``services`` writes them to, else
+    in one small query."""
+    from sessions.selectors import REVISION_CACHE_SECONDS, VERSION_CACHE_SECONDS, revision_cache_key, version_cache_key
+
+    if session_id is not None:
+        keys = version_cache_key(session_id), revision_cache_key(session_id)
+        cached = caching.get_many(list(keys))
+        if len(cached) == 2:
+            return Shown(session_id, night_id, cached[keys[0]], cached[keys[1]])
+    shown = _shown_in_database(session_id, night_id)
+    if shown is not None and session_id is not None:  # add: a write meanwhile wins over this read
+        caching.add(keys[0], shown.session_version, timeout=VERSION_CACHE_SECONDS)
+        caching.add(keys[1], shown.revision, timeout=REVISION_CACHE_SECONDS)
+    return shown
+
+
+def _shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
+    """One small query, written out: building it with the ORM took longer than running it."""
+    night, session = GameNight._meta.db_table, GameSession._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT n.live_revision, s.version FROM {night} n "  # the models' own table names
+            f"LEFT JOIN {session} s ON s.id = %s AND s.night_id = n.id WHERE n.id = %s",
+            [session_id, night_id],
+        )
+        found = cursor.fetchone()
+    if found is None or (session_id is not None and found[1] is None):  # gone since
+        return None
+    revision, version = found
+    return Shown(session_id, night_id, version or 0, revision)
+
+
+def _etag(version: str, rest: list[str]) -> str:
+    return '"' + "-".join([version, *rest]).replace('"', "") + '"'
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    return _revalidated(HttpResponseNotModified(), etag)
+
+
+def _revalidated(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     # Always revalidate: the browser may keep the body, never reuse it unasked.
     response["Cache-Control"] = "private, no-cache"
@@ -60,17 +196,27 @@ CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 
 
-def _shared_render(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
-    """``render()``'s answer, from the cache when a device already had this ETag rendered."""
-    key = "live-render:" + hashlib.sha256(f"{request.get_host()} {request.path} {etag}".encode()).hexdigest()
-    kept = caching.get(key)
-    if kept is not None:
-        body, content_type = kept
-        return HttpResponse(_for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)
+def _render_key(request: HttpRequest, etag: str) -> str:
+    return "live-render:" + hashlib.sha256(f"{request.get_host()} {request.path} {etag}".encode()).hexdigest()
+
+
+def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """The render a device already had under this ETag, made this device's own."""
+    kept = caching.get(_render_key(request, etag))
+    if kept is None:
+        return None
+    body, content_type = kept
+    served = HttpResponse(_for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)
+    return _revalidated(served, etag)
+
+
+def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render()``'s answer, kept for the next device of this ETag when it is a page."""
     response = render()
     if response.status_code == 200:
-        caching.add(key, (zlib.compress(response.content, 1), response["Content-Type"]), timeout=RENDER_SECONDS)
-    return response
+        kept = (zlib.compress(response.content, 1), response["Content-Type"])
+        caching.add(_render_key(request, etag), kept, timeout=RENDER_SECONDS)
+    return _revalidated(response, etag)
 
 
 def _for_this_device(request: HttpRequest, body: str) -> str:

@@ -286,6 +286,17 @@ def night_revision(session: GameSession) -> int:
 REVISION_CACHE_SECONDS = 10
 
 
+def version_cache_key(session_id: int) -> str:
+    """The session's version as ``services`` last wrote it (``sessions.live``'s tickets)."""
+    return f"session-version:{session_id}"
+
+
+# Written under the session's row lock before each commit, so a later write always overwrites
+# an earlier one and a read of the database that lost a race (``add``) never replaces it; a
+# write the cache did not take is outdated at most this long.
+VERSION_CACHE_SECONDS = 15
+
+
 def nights_of(group: Group) -> QuerySet[GameNight]:
     return group.nights.all()
 

@@ -39,6 +39,7 @@ from sessions.models import (
     WriteReceipt,
     new_secret,
 )
+from sessions.selectors import VERSION_CACHE_SECONDS, version_cache_key
 
 logger = logging.getLogger(__name__)
 
@@ -167,6 +168,7 @@ def create_session(
             Seat(session=session, player=player, order=index, colour=colour)
             for index, (player, colour) in enumerate(zip(players, colours, strict=True))
         )
+        _bump_night(night.pk)  # the night's phones may now show this game
     return session
 
 
@@ -236,12 +238,16 @@ def _record(
         idempotency_key=key,
     )
     was_finished = session.status == core.FINISHED
+    was_open = session.status in core.OPEN_STATUSES
     session.state, session.version, session.status = state, seq, state["status"]
+    if was_open != (session.status in core.OPEN_STATUSES):  # which game the phones show may change
+        _bump_night(session.night_id)
     session.updated_at = timezone.now()
     if session.status == core.FINISHED and not was_finished:
         session.finished_at = session.updated_at
         _write_results(session, rules)
     session.save(update_fields=["state", "version", "status", "updated_at", "finished_at"])
+    caching.set_value(version_cache_key(session.pk), seq, timeout=VERSION_CACHE_SECONDS)
     night_id, session_id, version = session.night_id, session.pk, session.version
     transaction.on_commit(lambda: push.announce(night_id=night_id, session_id=session_id, version=version))
     return event

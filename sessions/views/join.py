@@ -32,7 +32,7 @@ from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
-from sessions.live import live_context, live_response, region_version
+from sessions.live import Shown, from_ticket, live_context, live_response, region_version
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
 
@@ -220,14 +220,18 @@ def render_guest(
 
 
 def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
-    """The phone's region again, or 304: two queries (its session, its device) when unchanged."""
+    """The phone's region again, or 304: at once when the fetch's ticket holds, else checked
+    in full (two queries, its session and its device, when unchanged)."""
+    answer = from_ticket(request)
+    if answer is not None:
+        return answer
     phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
     shown_id = getattr(phone, "shown_id", None)
     return live_response(
         request,
-        version=region_version(getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
+        shown=Shown(shown_id, phone.night_id, getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
         render=lambda: render_guest(request, phone, region=True),
         viewer="guest",
         code=phone.join_code.code,

@@ -27,7 +27,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import live_context, live_response, live_version
+from sessions.live import Shown, from_ticket, live_context, live_response
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -82,16 +82,22 @@ def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
     return render_session(request, selectors.session_of_member(request.user, session_id))
 
 
-@login_required
 def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
-    """The session's region again, or 304 when this device already shows its version."""
-    row = GameSession.objects.only("id", "version", "group_id").filter(pk=session_id).first()
+    """The session's region again, or 304 when this device already shows its version: at
+    once when the fetch's ticket holds, else checked in full."""
+    answer = from_ticket(request)
+    return answer if answer is not None else _session_live(request, session_id)
+
+
+@login_required
+def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
+    row = GameSession.objects.only("id", "version", "group_id", "night_id").filter(pk=session_id).first()
     if row is None:
         raise Http404
     selectors.membership(request.user, row.group_id)
     return live_response(
         request,
-        version=live_version(row),
+        shown=Shown(row.pk, row.night_id, row.version, selectors.night_revision(row)),
         render=lambda: render(
             request,
             "sessions/_session.html",

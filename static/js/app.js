@@ -139,6 +139,26 @@
     else htmx.trigger(live, "table-changed");
   });
 
+  // A live fetch's answer carries a ticket (sessions/live.py): sent back with the next fetch,
+  // it spares the server the full check of who is asking. Only the region's own fetch takes
+  // one; any other answer for the region (a form sent, a link followed) drops it, so that the
+  // next fetch is checked in full.
+  var TICKET = "Babel-Live-Ticket";
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.liveTicket && event.detail.verb === "get" && elt.hasAttribute("data-version")) {
+      event.detail.headers[TICKET] = elt.liveTicket;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt, xhr = event.detail.xhr, live;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-version")) {
+      elt.liveTicket = (xhr && xhr.getResponseHeader(TICKET)) || null;
+    } else if ((live = region(event.detail.target))) {
+      live.liveTicket = null;
+    }
+  });
+
   function configure() {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;

@@ -3,6 +3,7 @@ a form someone is filling in, moves their focus or loses what they typed."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -146,3 +147,32 @@ def test_a_phone_joins_the_night_once_and_follows_the_result_then_the_next_game(
     expect(phone.get_by_test_id("bc-waiting")).to_contain_text("Waiting for Ada")
     assert phone.evaluate("window.stillTheSamePage") is True, "the phone's page was reloaded"
     phone.screenshot(path=screenshots / "live-table-phone-next-game.png", full_page=True)
+
+
+def test_phones_send_back_their_tickets_and_keep_following_the_table(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    session, seats = table("tower-of-babel")
+    advance(session, tob.FIRST_PLAYER, seat=seats[0])
+    code = services.create_join_code(session=session).code
+    sent: dict[str, list[str]] = {"Bruno": [], "Chiara": []}
+    phones = {}
+    for name, fetches in sent.items():
+        context = new_context()
+        context.on(
+            "request",
+            lambda request, fetches=fetches: (
+                fetches.append(request.headers.get("babel-live-ticket", "")) if "/live/" in request.url else None
+            ),
+        )
+        phones[name] = phone_of(context, code, name)
+    for _ in range(3):  # the host passes: every phone follows, each sending its ticket back
+        advance(session, tob.PASS)
+        for name, phone in phones.items():
+            expect(phone.locator("#guest")).to_have_attribute(
+                "data-version", re.compile(rf"^{session.version}\."), timeout=3_000
+            )
+            expect(phone.get_by_test_id("guest-me")).to_have_text(f"You are {name}")
+    for fetches in sent.values():
+        assert fetches[0] == ""  # the page's first fetch is checked in full
+        assert sum(1 for ticket in fetches if ticket) >= 2

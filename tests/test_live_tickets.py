@@ -1,0 +1,142 @@
+"""A live fetch's ticket (issue 16, item 3): a device that sends back the ticket of its last
+fetch is answered without a query while its night is unchanged (the versions come from the
+cache, which every write updates), and only ever with what it was
+shown when it was checked in full: never with another browser's cookie, another path, after
+TICKET_SECONDS, or after a seat, a code or a game of its night changed."""
+
+from __future__ import annotations
+
+import time
+from unittest import mock
+
+from django.core.cache import cache
+from django.test import Client
+
+from scoring.tower_of_babel import engine as tob
+from sessions import services
+from sessions.live import TICKET_HEADER, TICKET_SECONDS
+from sessions.models import GameNight, GameSession
+from tests.conftest import advance, client_for, started_tower
+
+
+def _fetch(client: Client, url: str, ticket: str = "", etag: str = "") -> object:
+    headers = {"HX-Request": "true", TICKET_HEADER: ticket}
+    if etag:
+        headers["If-None-Match"] = etag
+    return client.get(url, headers=headers)
+
+
+def test_a_host_fetch_with_its_ticket_is_answered_304_without_a_query(owner, session, django_assert_num_queries):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    first = _fetch(host, url)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):  # the session's version and its night's revision: cached
+        again = _fetch(host, url, first[TICKET_HEADER], first["ETag"])
+    assert again.status_code == 304
+    assert again[TICKET_HEADER] == first[TICKET_HEADER]
+
+
+def test_a_phone_fetch_after_a_change_gets_the_kept_render_without_a_query(session, django_assert_num_queries):
+    session, _seats, code = started_tower(session)
+    watching, another = Client(), Client()
+    url = f"/j/{code}/live/"
+    tickets = {}
+    for phone in (watching, another):
+        phone.get(f"/j/{code}/")
+        tickets[phone] = _fetch(phone, url)[TICKET_HEADER]
+    advance(session, tob.PASS)
+    rendered = _fetch(watching, url, tickets[watching])  # the first of its view renders it
+    assert rendered.status_code == 200
+    with django_assert_num_queries(0):  # the version the pass wrote to the cache
+        kept = _fetch(another, url, tickets[another])
+    assert kept.status_code == 200
+    assert f'data-version="{session.version}.' in kept.content.decode()
+
+
+def test_versions_the_cache_lost_are_read_again_in_one_query(owner, session, django_assert_num_queries):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    first = _fetch(host, url)
+    cache.clear()
+    with django_assert_num_queries(1):
+        assert _fetch(host, url, first[TICKET_HEADER], first["ETag"]).status_code == 304
+    with django_assert_num_queries(0):  # read once, kept again
+        assert _fetch(host, url, first[TICKET_HEADER], first["ETag"]).status_code == 304
+    advance(session, tob.PASS)  # written to the cache: never a 304 on the older version
+    again = _fetch(host, url, first[TICKET_HEADER], first["ETag"])
+    assert again.status_code == 200
+    assert f'data-version="{session.version}.' in again.content.decode()
+
+
+def test_a_ticket_works_only_with_the_cookie_it_was_given_with(session):
+    session, seats, code = started_tower(session)
+    ada, bruno = Client(), Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    url = f"/j/{code}/live/"
+    adas = _fetch(ada, url)
+    assert "You are Ada" in adas.content.decode()
+    taken = _fetch(bruno, url, adas[TICKET_HEADER], adas["ETag"])
+    assert taken.status_code == 200
+    assert "You are Bruno" in taken.content.decode()
+    assert "You are Ada" not in taken.content.decode()
+    stranger = _fetch(Client(), url, adas[TICKET_HEADER], adas["ETag"])  # no cookie: it joins anew
+    assert "You are Ada" not in stranger.content.decode()
+
+
+def test_a_ticket_works_only_on_its_own_path(owner, session, night, players):
+    started_tower(session)
+    other = services.create_session(night=night, game="tower-of-babel", players=players[:3])
+    host = client_for(owner)
+    first = _fetch(host, f"/s/{session.pk}/live/")
+    elsewhere = _fetch(host, f"/s/{other.pk}/live/", first[TICKET_HEADER], first["ETag"])
+    assert elsewhere.status_code == 200
+    assert f'data-session="{other.pk}"' in elsewhere.content.decode()
+    assert elsewhere[TICKET_HEADER] != first[TICKET_HEADER]
+
+
+def test_a_ticket_older_than_its_lifetime_is_checked_in_full(owner, session):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    first = _fetch(host, url)
+    later = time.time() + TICKET_SECONDS + 1
+    with mock.patch("django.core.signing.time.time", return_value=later):
+        again = _fetch(host, url, first[TICKET_HEADER], first["ETag"])
+    assert again.status_code == 304
+    assert again[TICKET_HEADER] != first[TICKET_HEADER]  # a new one, from the full check
+
+
+def test_a_tampered_ticket_is_checked_in_full(owner, outsider, session):
+    started_tower(session)
+    url = f"/s/{session.pk}/live/"
+    first = _fetch(client_for(owner), url)
+    forged = first[TICKET_HEADER][:-3] + "abc"
+    assert _fetch(client_for(owner), url, forged, first["ETag"])[TICKET_HEADER] != forged
+    outsider_answer = _fetch(client_for(outsider), url, first[TICKET_HEADER], first["ETag"])
+    assert outsider_answer.status_code == 404
+
+
+def test_a_freed_seat_ends_what_the_phones_ticket_shows(session):
+    session, seats, code = started_tower(session)
+    ada = Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    url = f"/j/{code}/live/"
+    first = _fetch(ada, url)
+    assert "You are Ada" in first.content.decode()
+    services.free_seat(night=session.night, player_id=int(seats[0]))  # the host gives it to another phone
+    after = _fetch(ada, url, first[TICKET_HEADER], first["ETag"])
+    assert after.status_code == 200
+    assert "You are Ada" not in after.content.decode()
+
+
+def test_a_new_game_and_a_finished_one_change_the_night_for_its_phones(session, night, players):
+    session, _seats, _code = started_tower(session)
+    revision = GameNight.objects.get(pk=night.pk).live_revision
+    other = services.create_session(night=night, game="tower-of-babel", players=players[:3])
+    assert GameNight.objects.get(pk=night.pk).live_revision == revision + 1
+    advance(session, tob.PASS)  # a move within a game: the night is unchanged
+    assert GameNight.objects.get(pk=night.pk).live_revision == revision + 1
+    advance(other, "session.abandon")
+    assert GameSession.objects.get(pk=other.pk).status == "abandoned"
+    assert GameNight.objects.get(pk=night.pk).live_revision == revision + 2
