@@ -8,13 +8,15 @@ without, as ``make run``). Requests go through Django's whole stack in this proc
 are the server's own work. On a Tower of Babel table of 3 players, each with a phone:
 
 - hello: a view answering ``HttpResponse("hello")`` (the baseline);
-- a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, which answers the
-  session's region) and a score entry (``POST /s/<id>/scores/``);
+- a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, answered 204: the region
+  then fetches itself, as every member's screen does) and a score entry
+  (``POST /s/<id>/scores/``);
 - the fetches after a change (a pass, made before each and not timed), as each device makes
   them when it hears of it, without an ETag (the version is new to them): the first device of
   a view renders it (the host's region ``GET /s/<id>/live/``, a seated phone's
   ``GET /j/<code>/live/``); every other device of the same view gets that render from the
-  cache (a second member's screen, a phone watching without a seat);
+  cache (a second member's screen, a phone watching without a seat); another seated phone
+  renders its own region around the board the first one rendered;
 - a phone's 304 (its version unchanged).
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
@@ -123,8 +125,9 @@ def measure_table(repeats: int) -> list[Measured]:
     member = User.objects.create_user("bench-member", password="bench-pass-123")
     services.add_member(group=session.group, user=member)
     second_member.force_login(member)
-    phone, watching, another_watching = Client(), Client(), Client()
+    phone, another_phone, watching, another_watching = Client(), Client(), Client(), Client()
     phone.post(f"/j/{code}/seat/", {"seat": str(players[1].pk)})
+    another_phone.post(f"/j/{code}/seat/", {"seat": str(players[2].pk)})
     for spectator in (watching, another_watching):
         spectator.get(f"/j/{code}/")
     htmx = {"HX-Request": "true", "HX-Target": "session"}
@@ -132,15 +135,20 @@ def measure_table(repeats: int) -> list[Measured]:
     def version() -> int:
         return GameSession.objects.values_list("version", flat=True).get(pk=session.pk)
 
+    seen = {"version": 0}  # the version the host's page shows, read before each move (not timed)
+
+    def read_version() -> None:
+        seen["version"] = version()
+
     def a_pass() -> None:
-        answer = host.post(f"/s/{session.pk}/play/pass/", {"expected_version": version()}, headers=htmx)
-        assert answer.status_code == 200, answer.status_code
+        answer = host.post(f"/s/{session.pk}/play/pass/", {"expected_version": seen["version"]}, headers=htmx)
+        assert answer.status_code == 204, answer.status_code
 
     scores = {f"score_{p.pk}": 10 + index for index, p in enumerate(players)}
 
     def a_score_entry() -> None:
-        answer = host.post(f"/s/{session.pk}/scores/", {"expected_version": version(), **scores}, headers=htmx)
-        assert answer.status_code == 200, answer.status_code
+        answer = host.post(f"/s/{session.pk}/scores/", {"expected_version": seen["version"], **scores}, headers=htmx)
+        assert answer.status_code == 204, answer.status_code
 
     def a_change() -> None:
         services.append_event(session_id=session.pk, expected_version=version(), type="tob.pass")
@@ -175,10 +183,16 @@ def measure_table(repeats: int) -> list[Measured]:
 
     results = [
         measure("hello", repeats, lambda: host.get("/bench-hello/")),
-        measure("move: a pass (host, htmx)", repeats, a_pass),
-        measure("move: a score entry (host, htmx)", repeats, a_score_entry),
+        measure("move: a pass (host, htmx)", repeats, a_pass, read_version),
+        measure("move: a score entry (host, htmx)", repeats, a_score_entry, read_version),
         measure("after a change, first of its view: host region", repeats, host_fetch(host), a_change),
         measure("after a change, first of its view: seated phone", repeats, phone_fetch(phone), a_change),
+        measure(
+            "after a change, 2nd seated phone (board kept)",
+            repeats,
+            phone_fetch(another_phone),
+            change_seen_by(phone_fetch(phone)),
+        ),
         measure(
             "after a change, kept render: 2nd member",
             repeats,

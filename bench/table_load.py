@@ -10,9 +10,10 @@ one client process (uvloop, one kept-alive connection per device) on the same tw
 
 A table is a Tower of Babel session of five players, each with a phone holding its seat, and
 the host's screen: six devices. Once a second, at a random phase of its own, each table's host
-sends a pass as the page does (an htmx POST answered with the session's region), and as soon
-as it is answered the five phones fetch their regions as the push makes them do (no ETag: the
-version is new to them; each phone's view is its own, so each renders). The push itself is
+sends a pass as the page does (an htmx POST, answered 204), and as soon as it is answered the
+five phones and the host's screen fetch their regions as the push makes them do (no ETag: the
+version is new to them; each phone's view is its own, so each renders, around a board rendered
+once for all five). The push itself is
 ``bench.push``'s subject; here the fetches follow the answer at once.
 
 Printed for each number of tables: the moves and fetches answered, their p50 and p95 (ms) and
@@ -53,6 +54,7 @@ class Table:
     host_cookie: str
     csrf: str
     phone_requests: list[bytes]
+    host_fetch: bytes
 
     def move(self) -> bytes:
         body = urlencode({"expected_version": self.version, "csrfmiddlewaretoken": self.csrf}).encode()
@@ -74,7 +76,7 @@ class Load:
     seconds: float
     moves: list[float] = field(default_factory=list)  # ms
     fetches: list[float] = field(default_factory=list)
-    refused: int = 0  # answers other than 200
+    refused: int = 0  # answers other than 204 to a move, 200 to a fetch
     late: int = 0  # moves sent more than a second after their tick: the table fell behind
 
     def p(self, q: float) -> float:
@@ -121,6 +123,7 @@ def set_tables(count: int, port: int) -> list[Table]:
             headers = {"Cookie": cookie_of(phone), "HX-Request": "true", "HX-Target": "guest", "Accept": "*/*"}
             phones.append(http_get(port, f"/j/{code}/live/", headers))
         host.get(f"/s/{session.pk}/")  # the CSRF cookie, as the page gives it
+        region = {"Cookie": cookie_of(host), "HX-Request": "true", "HX-Target": "session", "Accept": "*/*"}
         made.append(
             Table(
                 port=port,
@@ -129,6 +132,7 @@ def set_tables(count: int, port: int) -> list[Table]:
                 host_cookie=cookie_of(host),
                 csrf=host.cookies["csrftoken"].value,
                 phone_requests=phones,
+                host_fetch=http_get(port, f"/s/{session.pk}/live/", region),
             )
         )
     return made
@@ -151,12 +155,16 @@ async def run_table(table: Table, load: Load, start: float) -> None:
             load.late += 1
         status, took = await timed(*host, table.move())
         load.moves.append(took)
-        if status != 200:
+        if status != 204:
             load.refused += 1
             break  # the version this client counts on is no longer the table's
         table.version += 1
+        devices = [*phones, host]
         fetched = await asyncio.gather(
-            *(timed(*phone, request) for phone, request in zip(phones, table.phone_requests, strict=True))
+            *(
+                timed(*device, request)
+                for device, request in zip(devices, [*table.phone_requests, table.host_fetch], strict=True)
+            )
         )
         load.fetches.extend(took for _status, took in fetched)
         load.refused += sum(1 for status, _took in fetched if status != 200)

@@ -35,6 +35,8 @@ from django.core import signing
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring import session as core
@@ -225,6 +227,26 @@ def _for_this_device(request: HttpRequest, body: str) -> str:
     token = get_token(request)
     body = CSRF_TOKEN.sub(lambda found: found[1] + token + found[2], body)
     return IDEMPOTENCY_KEY.sub(lambda found: found[1] + uuid.uuid4().hex + found[2], body)
+
+
+def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
+    """Puts a phone's board into ``context`` as ``board_html``, rendered once per version for
+    every phone of the same view: a seat's own part (its hand, its offer) is small, the board
+    (the towers, the wonders, the rows) is most of a phone's render, and each of a table's
+    seated phones renders its region anew after every move."""
+    session, template = context.get("session"), context.get("board_template")
+    if session is None or not template:
+        return
+    view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
+    key = "live-board:" + hashlib.sha256(repr([*view, context.get("hints", False)]).encode()).hexdigest()
+    kept = caching.get(key)
+    html: str
+    if kept is None:
+        html = render_to_string(template, context, request=request)
+        caching.add(key, zlib.compress(html.encode(), 1), timeout=RENDER_SECONDS)
+    else:
+        html = _for_this_device(request, zlib.decompress(kept).decode())
+    context["board_html"] = mark_safe(html)  # the template engine rendered it, escaping included
 
 
 def region_version(version: int, revision: int) -> str:

@@ -106,13 +106,22 @@ def test_an_unknown_action_is_a_404(member_client, session):
 
 
 def test_htmx_requests_get_the_session_region_alone(member_client, session):
-    response = member_client.post(
-        f"/s/{session.pk}/do/start/", {"expected_version": 0, "idempotency_key": "h1"}, HTTP_HX_REQUEST="true"
-    )
+    response = member_client.get(f"/s/{session.pk}/", HTTP_HX_REQUEST="true")
     body = response.content.decode()
     assert response.status_code == 200
     assert body.startswith('<div id="session" ')
     assert "<html" not in body
+
+
+def test_a_move_sent_by_htmx_is_answered_204_and_the_region_then_shows_it(member_client, session):
+    response = member_client.post(
+        f"/s/{session.pk}/do/start/", {"expected_version": 0, "idempotency_key": "h1"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 204
+    assert response.content == b""
+    region = member_client.get(f"/s/{session.pk}/live/", HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-version="1.' in region
+    assert 'class="badge status-playing"' in region
 
 
 def test_the_cached_state_always_equals_a_replay_of_the_log(member_client, session):

@@ -75,3 +75,23 @@ def test_a_watching_phone_gets_another_watchers_render(session, django_assert_ma
         kept = _region(second, f"/j/{code}/live/")
     assert 'data-testid="standings"' in kept
     assert re.sub(r'value="[^"]*"', "", kept) == re.sub(r'value="[^"]*"', "", rendered)
+
+
+def test_seated_phones_share_one_render_of_the_board_and_keep_their_own_seat(session):
+    session, seats, code = started_tower(session)
+    ada, bruno = Client(), Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    board = "boards/tower_of_babel/_board.html"
+    first = ada.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    second = bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    assert board in [template.name for template in first.templates]
+    assert board not in [template.name for template in second.templates]  # Ada's render of it
+    adas, brunos = first.content.decode(), second.content.decode()
+    assert "You are Bruno" in brunos
+    assert "You are Ada" not in brunos
+    shown = re.compile(r'<div class="tob" data-testid="tob-board">.*?</section>', re.S)
+    assert shown.search(brunos)[0] == shown.search(adas)[0]
+    advance(session, "tob.pass")  # a new version: its board is rendered again
+    third = bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    assert board in [template.name for template in third.templates]

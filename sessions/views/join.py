@@ -32,7 +32,7 @@ from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
-from sessions.live import Shown, from_ticket, live_context, live_response, region_version
+from sessions.live import Shown, from_ticket, live_context, live_response, region_version, with_shared_board
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
 
@@ -214,6 +214,7 @@ def render_guest(
             (s.key, s.player.name, s.player_id in held and held[s.player_id] != phone.pk) for s in session.seats.all()
         ]
         context["requests"] = list(selectors.seat_requests_for(phone))
+        with_shared_board(request, context)
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_guest.html" if region or request.htmx else "guest.html"
     return render(request, template, context, status=400 if error and status == 200 else status)

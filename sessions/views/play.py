@@ -177,6 +177,10 @@ def session_places(request: MemberRequest, session_id: int) -> HttpResponse:
     )
 
 
+# The version a move from htmx made: the page's other forms, made on the version before it,
+# now stand on this one (this device's own move is no news to it; static/js/app.js).
+MOVED_TO = "Babel-Version"
+
 STALE = gettext_lazy(
     "Someone else changed this session a moment ago. Here is the latest state: check it and send again."
 )
@@ -203,6 +207,13 @@ def _write(
         if form.cleaned_data["expected_version"] != session.version:  # judged against a table that moved on
             return _refused(request, session, form, form_name=form_name, status=409)
         return _refused(request, session, form, form_name=form_name, status=400, error=error)
+    if request.htmx and session.is_open and outcome.session.is_open:
+        # A move within a game: the region then fetches itself like every member's screen
+        # (static/js/app.js), so a version is rendered once for all of them, not once more in
+        # the mover's answer (sessions/live.py). A game that opens or closes changes its page.
+        answer = HttpResponse(status=204)
+        answer[MOVED_TO] = str(outcome.session.version)
+        return answer
     if request.htmx:
         return render_session(request, selectors.after_write(session, outcome.session, user=request.user))
     return redirect("session", session_id=session.pk)

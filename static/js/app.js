@@ -45,8 +45,25 @@
     if (elt && elt.tagName === "FORM" && region(elt)) elt.setAttribute("data-sending", "");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var elt = event.detail.elt;
-    if (elt && elt.tagName === "FORM") elt.removeAttribute("data-sending");
+    var elt = event.detail.elt, live;
+    if (!elt || elt.tagName !== "FORM") return;
+    elt.removeAttribute("data-sending");
+    // A move taken with no answer to swap (204): what was typed is sent, and the region
+    // fetches the table as the move left it, like every other device. Meanwhile the page's
+    // other forms, made on the version before the move, stand on the move's version: this
+    // device's own move is no news to it (another device's, after it, still makes them stale).
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 204 && (live = region(elt))) {
+      elt.removeAttribute("data-dirty");
+      var before = elt.querySelector('input[name="expected_version"]'), after = xhr.getResponseHeader("Babel-Version");
+      if (before && after) {
+        var from = before.value;
+        live.querySelectorAll('input[name="expected_version"]').forEach(function (input) {
+          if (input.value === from) input.value = after;
+        });
+      }
+      htmx.trigger(live, "table-changed");
+    }
   });
 
   document.addEventListener("input", markDirty);
