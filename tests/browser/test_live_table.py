@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Request, expect
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
@@ -149,6 +150,11 @@ def test_a_phone_joins_the_night_once_and_follows_the_result_then_the_next_game(
     phone.screenshot(path=screenshots / "live-table-phone-next-game.png", full_page=True)
 
 
+def _ticket_of_live_fetches(fetches: list[str], request: Request) -> None:
+    if "/live/" in request.url:
+        fetches.append(request.headers.get("babel-live-ticket", ""))
+
+
 def test_phones_send_back_their_tickets_and_keep_following_the_table(
     new_context: Callable[[], BrowserContext],
 ) -> None:
@@ -159,12 +165,7 @@ def test_phones_send_back_their_tickets_and_keep_following_the_table(
     phones = {}
     for name, fetches in sent.items():
         context = new_context()
-        context.on(
-            "request",
-            lambda request, fetches=fetches: (
-                fetches.append(request.headers.get("babel-live-ticket", "")) if "/live/" in request.url else None
-            ),
-        )
+        context.on("request", partial(_ticket_of_live_fetches, fetches))
         phones[name] = phone_of(context, code, name)
     for _ in range(3):  # the host passes: every phone follows, each sending its ticket back
         advance(session, tob.PASS)
