@@ -4,6 +4,7 @@ version V" when a change to its night is committed, and nothing secret ever."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -117,3 +118,19 @@ def test_a_push_that_cannot_be_sent_never_fails_the_write(session, monkeypatch):
     advance(session, "session.start")
     session.refresh_from_db()
     assert session.version == 1
+
+
+def test_a_push_through_redis_that_fails_later_is_logged_and_the_write_stands(session, monkeypatch, caplog):
+    class RedisDown:  # a Redis layer, whose sends go out from the process's own loop
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            raise ConnectionError("the layer's Redis is down")
+
+    monkeypatch.setattr(push, "get_channel_layer", RedisDown)
+    advance(session, "session.start")
+    session.refresh_from_db()
+    assert session.version == 1
+    waited = 0.0
+    while "push to night" not in caplog.text and waited < 3:
+        time.sleep(0.05)
+        waited += 0.05
+    assert f"push to night {session.night_id} failed" in caplog.text
