@@ -79,6 +79,12 @@ def session_of_member(user: User, session_id: int) -> GameSession:
     return _of_member(user, with_seats(sessions, results=False), session_id)
 
 
+def session_to_move(user: User, session_id: int) -> GameSession:
+    """The session a move is sent to, without its seats (a move needs its state and version;
+    a refused one reads the seats to show the page again): one query."""
+    return _of_member(user, GameSession.objects.select_related("night", "group"), session_id)
+
+
 def version_of_member(user: User, session_id: int) -> int:
     """404 unless the session belongs to one of the user's groups, else its version now, read
     without a lock: one query, for a 304 or a stale write (a write reads it again under its lock)."""

@@ -112,7 +112,7 @@ def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_action(request: MemberRequest, session_id: int, action: str) -> HttpResponse:
-    session = selectors.session_of_member(request.user, session_id)
+    session = selectors.session_to_move(request.user, session_id)
     if action not in ACTIONS:
         return HttpResponse(status=404)
     form = VersionedForm(request.POST)
@@ -123,7 +123,7 @@ def session_action(request: MemberRequest, session_id: int, action: str) -> Http
 @require_POST
 def session_play(request: MemberRequest, session_id: int, event: str) -> HttpResponse:
     """A move from the game's own controls (a build, a pass, ...)."""
-    session = selectors.session_of_member(request.user, session_id)
+    session = selectors.session_to_move(request.user, session_id)
     board = board_for(session)
     if board is None or event not in board.EVENTS:
         raise Http404
