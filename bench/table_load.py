@@ -231,7 +231,11 @@ def main() -> None:
         print("tables | moves | fetches | p50 ms | p95 ms | moves p95 | fetches p95 | refused | late")
         held, failed = 0, False
         for count in counts:
-            load = uvloop.run(run_load(every[:count], args.seconds))
+            try:
+                load = uvloop.run(run_load(every[:count], args.seconds))
+            except (asyncio.IncompleteReadError, ConnectionError):  # the server closed a connection: why
+                print(server.output()[-3000:])
+                raise
             moves95 = sorted(load.moves)[int(0.95 * (len(load.moves) - 1))]
             fetches95 = sorted(load.fetches)[int(0.95 * (len(load.fetches) - 1))]
             print(
