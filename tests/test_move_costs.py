@@ -33,6 +33,19 @@ def test_a_pass_from_the_host_costs_at_most_8_queries(member_client, table, djan
     assert f'data-version="{session.version}.' in region
 
 
+def test_a_score_entry_from_the_host_costs_at_most_8_queries(member_client, table, django_assert_max_num_queries):
+    session, seats, _code = table
+    scores = {f"score_{key}": str(10 + index) for index, key in enumerate(seats)}
+    # as a pass: the form checks the seats by their keys, from the session's state
+    with django_assert_max_num_queries(8):
+        answer = member_client.post(
+            f"/s/{session.pk}/scores/", {"expected_version": session.version, **scores}, headers=HTMX
+        )
+    assert answer.status_code == 204
+    session.refresh_from_db()
+    assert session.events.last().payload == {"scores": {key: 10 + index for index, key in enumerate(seats)}}
+
+
 def test_a_move_without_htmx_is_answered_with_the_page_it_leads_to(member_client, table):
     session, _seats, _code = table
     answer = member_client.post(f"/s/{session.pk}/play/pass/", {"expected_version": session.version})

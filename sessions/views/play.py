@@ -38,6 +38,12 @@ def seat_names(session: GameSession) -> list[tuple[str, str]]:
     return [(seat.key, seat.player.name) for seat in session.seats.all()]
 
 
+def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
+    """The seats as a sent form checks them: by key, from the session's own state (a form
+    shown again after a refusal gets the players' names)."""
+    return [(key, key) for key in session.state["entry"]["seats"]]
+
+
 def session_context(
     request: MemberRequest, session: GameSession, *, query: QueryDict | None = None, **forms: Any
 ) -> dict[str, Any]:
@@ -159,9 +165,9 @@ def session_hints(request: MemberRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_scores(request: MemberRequest, session_id: int) -> HttpResponse:
-    session = selectors.session_of_member(request.user, session_id)
+    session = selectors.session_to_move(request.user, session_id)
     tiebreak = get_game(session.game).tiebreak_label
-    form = ScoresForm(request.POST, seats=seat_names(session), tiebreak=tiebreak)
+    form = ScoresForm(request.POST, seats=unnamed_seats(session), tiebreak=tiebreak)
     return _write(
         request, session, form, event_type="scores.record", payload=lambda: form.payload(), form_name="scores_form"
     )
@@ -170,8 +176,8 @@ def session_scores(request: MemberRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_places(request: MemberRequest, session_id: int) -> HttpResponse:
-    session = selectors.session_of_member(request.user, session_id)
-    form = PlacesForm(request.POST, seats=seat_names(session))
+    session = selectors.session_to_move(request.user, session_id)
+    form = PlacesForm(request.POST, seats=unnamed_seats(session))
     return _write(
         request, session, form, event_type="places.record", payload=lambda: form.payload(), form_name="places_form"
     )
@@ -247,13 +253,12 @@ def _refused(
         notice = STALE if status == 409 else None
         forms: dict[str, Any] = {form_name: form}
         return render_session(request, session, status=status, notice=notice, **forms)
-    retry = form
+    data = request.POST.copy()
     if status == 409:
-        data = request.POST.copy()
         data["expected_version"] = str(session.version)
-        retry = type(form)(data, **_form_kwargs(session, form))
-        retry.is_valid()
-    elif error is not None:
+    retry = type(form)(data, **_form_kwargs(session, form))  # with the players' names
+    retry.is_valid()
+    if status != 409 and error is not None:
         retry.add_error(_score_field(retry, error.field), describe(error))
     forms = {form_name: retry}
     return render_session(request, session, status=status, notice=STALE if status == 409 else None, **forms)
