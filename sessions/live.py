@@ -14,10 +14,11 @@ A fetch checked in full reads the Django session, the member or the phone's devi
 night (a dozen milliseconds of ORM on every fetch of every device). Its answer carries a
 **ticket**: what that check found, signed, bound to the browser's session cookie, for one
 path and for TICKET_SECONDS. A fetch that sends it back while the night's revision is the
-one it names (no seat, code or session of the night changed meanwhile) costs one small
-query: the ticket gives the ETag's other parts, so a 304 or a kept render is answered
-without the session, the user or the device. Anything else (no ticket, another cookie or
-path, an old ticket, a changed night, no kept render) goes the full way and gets a new one.
+one it names (no seat, code or session of the night changed meanwhile) reads the versions
+from the cache (one small query when the cache lost them): the ticket gives the ETag's other
+parts, so a 304 or a kept render is answered without the session, the user or the device.
+Anything else (no ticket, another cookie or path, an old ticket, a changed night, no kept
+render) goes the full way and gets a new one.
 """
 
 from __future__ import annotations
@@ -147,15 +148,16 @@ def _shown_now(session_id: int | None, night_id: int) -> Shown | None:
     in one small query."""
     from sessions.selectors import REVISION_CACHE_SECONDS, VERSION_CACHE_SECONDS, revision_cache_key, version_cache_key
 
-    if session_id is not None:
-        keys = version_cache_key(session_id), revision_cache_key(session_id)
-        cached = caching.get_many(list(keys))
-        if len(cached) == 2:
-            return Shown(session_id, night_id, cached[keys[0]], cached[keys[1]])
+    if session_id is None:  # a phone waiting for a game: only the night's revision
+        return _shown_in_database(None, night_id)
+    version_key, revision_key = version_cache_key(session_id), revision_cache_key(session_id)
+    cached = caching.get_many([version_key, revision_key])
+    if len(cached) == 2:
+        return Shown(session_id, night_id, cached[version_key], cached[revision_key])
     shown = _shown_in_database(session_id, night_id)
-    if shown is not None and session_id is not None:  # add: a write meanwhile wins over this read
-        caching.add(keys[0], shown.session_version, timeout=VERSION_CACHE_SECONDS)
-        caching.add(keys[1], shown.revision, timeout=REVISION_CACHE_SECONDS)
+    if shown is not None:  # add: a write meanwhile wins over this read
+        caching.add(version_key, shown.session_version, timeout=VERSION_CACHE_SECONDS)
+        caching.add(revision_key, shown.revision, timeout=REVISION_CACHE_SECONDS)
     return shown
 
 
@@ -238,7 +240,8 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
     if session is None or not template:
         return
     view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
-    key = "live-board:" + hashlib.sha256(repr([*view, context.get("hints", False)]).encode()).hexdigest()
+    view.append(context.get("hints", False))
+    key = "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
     kept = caching.get(key)
     html: str
     if kept is None:
@@ -256,11 +259,17 @@ def region_version(version: int, revision: int) -> str:
     return f"{version}.{revision}"
 
 
-def live_version(session: GameSession) -> str:
-    """The host's region version of ``session``."""
+def host_shown(session: GameSession) -> Shown:
+    """What the host's region of ``session`` shows: the session at its version, in its night
+    at the night's revision."""
     from sessions.selectors import night_revision
 
-    return region_version(session.version, night_revision(session))
+    return Shown(session.pk, session.night_id, session.version, night_revision(session))
+
+
+def live_version(session: GameSession) -> str:
+    """The host's region version of ``session``."""
+    return host_shown(session).version
 
 
 @dataclass(frozen=True)

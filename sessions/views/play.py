@@ -27,7 +27,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import Shown, from_ticket, live_context, live_response
+from sessions.live import from_ticket, host_shown, live_context, live_response
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -103,7 +103,7 @@ def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     selectors.membership(request.user, row.group_id)
     return live_response(
         request,
-        shown=Shown(row.pk, row.night_id, row.version, selectors.night_revision(row)),
+        shown=host_shown(row),
         render=lambda: render(
             request,
             "sessions/_session.html",
