@@ -101,8 +101,9 @@ class GameSession(models.Model):
     ]
 
     night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="sessions")
-    # Denormalised from the night so that every access check is one indexed filter.
-    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    # Denormalised from the night so that every access check is one indexed filter (the
+    # index session_group_newest, which begins with it).
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions", db_index=False)
     game = models.CharField(_("game"), max_length=30)
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=STATUSES, default=core.SETUP, db_index=True)
@@ -118,7 +119,12 @@ class GameSession(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         # The play log: a group's finished sessions, newest first (a sort of the whole group without it).
-        indexes = [models.Index(fields=["group", "status", "-finished_at", "-id"], name="session_play_log")]
+        indexes = [
+            models.Index(fields=["group", "status", "-finished_at", "-id"], name="session_play_log"),
+            # The API's sessions and results of a group, newest first: read in order, where the
+            # group's index alone made PostgreSQL walk every session of the other groups.
+            models.Index(fields=["group", "-id"], name="session_group_newest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"

@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from sessions import tasks
+from sessions import services, tasks
 from sessions.models import Result
 from sessions.statistics import selectors
 from sessions.statistics.ratings import MIN_RATED_PLAYS
@@ -143,3 +143,23 @@ def test_results_of_other_groups_do_not_count(night, players, owner):
     assert [r.name for r in selectors.leaderboard(night.group)] == ["Ada", "Bruno", "Chiara"]
     assert selectors.game_statistics(night.group, "tower-of-babel").plays == 1
     assert Result.objects.count() == 6
+
+
+def test_head_to_head_keeps_the_most_shared_opponents_and_counts_them_all(night, group, players):
+    ada, bruno, chiara, dieter = players
+    others = [services.create_player(group=group, name=f"Guest {n:02d}") for n in range(34)]
+    for pair in range(0, 34, 2):  # Ada meets each guest once
+        counted(night, [ada, others[pair], others[pair + 1]], [30, 20, 10], days=pair)
+    for day in range(4):  # and Bruno, Chiara, Dieter four times each, Chiara winning them all
+        counted(night, [chiara, ada, bruno, dieter], [40, 30, 20, 10], days=40 + day)
+    stats = selectors.player_statistics(ada, opponents=30)
+    assert stats.opponent_count == 37
+    assert len(stats.opponents) == 30
+    assert [o.name for o in stats.opponents[:4]] == ["Bruno", "Chiara", "Dieter", "Guest 00"]
+    assert [o.name for o in stats.regular_opponents] == ["Bruno", "Chiara", "Dieter", "Guest 00", "Guest 01"]
+    assert by_name(stats)["Chiara"] == (4, 0, 4, 0)
+    assert stats.nemesis is not None and stats.nemesis.name == "Chiara"
+    fewer = selectors.player_statistics(ada, opponents=2)  # a rival or nemesis is looked for past the list
+    assert [o.name for o in fewer.opponents] == ["Bruno", "Chiara"]
+    assert fewer.nemesis is not None and fewer.nemesis.name == "Chiara"
+    assert fewer.rival is not None and fewer.rival.name == stats.rival.name == "Bruno"

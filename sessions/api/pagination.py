@@ -70,5 +70,6 @@ class SessionsNewestFirst(NewestFirst):
 
 
 class ResultsNewestFirst(NewestFirst):
-    # Newest session first, then by place; session_id's index gives the order.
-    ordering = ("-session_id", "rank", "id")
+    # Newest session first, then by place: ``session_order`` is the session's id, read from
+    # its table's index (``sessions.api.selectors.results_of_user``).
+    ordering = ("-session_order", "rank", "id")

@@ -4,7 +4,9 @@ and results lists are put in order by their cursor pages (``sessions.api.paginat
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 
 from sessions.models import GameNight, GameSession, Group, Membership, Player, Result
 from sessions.selectors import User, with_seats
@@ -39,4 +41,12 @@ def sessions_of_user(user: User) -> QuerySet[GameSession]:
 def results_of_user(user: User) -> QuerySet[Result]:
     if not user.is_authenticated:
         return Result.objects.none()
-    return Result.objects.filter(session__group__memberships__user=user).select_related("session__night", "player")
+    mine = Result.objects.filter(session__group__memberships__user=user).select_related("session__night", "player")
+    # The list's order is its session's id read from the session's own table, not the equal
+    # result.session_id: SQLite then walks the group's sessions newest first from their index
+    # and sorts only each session's few results (by result.session_id it sorted every result
+    # of the group: 217 ms at 100,000 sessions). The join (the session's table under its own
+    # name) is the one the filter above makes. The session's state is not read for a row.
+    quoted = connection.ops.quote_name
+    session_id = RawSQL(f"{quoted(GameSession._meta.db_table)}.{quoted('id')}", ())
+    return mine.defer("session__state", "session__secret", "session__options").annotate(session_order=session_id)

@@ -22,7 +22,7 @@ from sessions.api.pagination import MAX_PAGE_SIZE
 from sessions.games import GAMES
 from sessions.statistics import selectors as statistics
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL
-from sessions.statistics.selectors import ORDERS, PERIODS
+from sessions.statistics.selectors import OPPONENTS_SHOWN, ORDERS, PERIODS
 
 # --- output serializers ------------------------------------------------------------------
 
@@ -71,7 +71,10 @@ class PlayerStatisticsOut(serializers.Serializer):
     last_played = serializers.DateTimeField(allow_null=True)
     games = GameLineOut(many=True)
     regular_opponents = OpponentOut(many=True)
-    head_to_head = OpponentOut(many=True, source="opponents")
+    head_to_head = OpponentOut(
+        many=True, source="opponents", help_text=f"The opponents with the most shared plays, at most {OPPONENTS_SHOWN}."
+    )
+    opponents = serializers.IntegerField(source="opponent_count", help_text="How many opponents the player has met.")
     rival = OpponentOut(allow_null=True)
     nemesis = OpponentOut(allow_null=True)
     history = HistoryPointOut(many=True)

@@ -1,30 +1,32 @@
 """Reads of the statistics, for the pages and the API. A few queries each, whatever the size.
 
-The player page reads the player's ratings and rating history (precomputed rows) and the
-Results of the sessions the player was in (one query), from which it works out scores,
-streaks, opponents and head-to-head records. The game page reads the game's totals row;
+The player page reads the player's ratings and rating history (precomputed rows), its
+figures per game and its head-to-head records as the database sums them, and the places of
+its plays in order (for the streaks): a player of a large group sends no more rows than one of
+a small group, but for those places, one small number a play. The game page reads the game's totals row;
 the leaderboard reads the ratings, plus the monthly tallies for a period.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import F, Sum
+from django.db import connection
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.utils import timezone
 
 from scoring import session as core
 from scoring.seven_wonders.sheet import COLUMNS as SHEET_COLUMNS
 from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
-from sessions.models import GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingHistory, Result
+from sessions.models import GameSession, GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingHistory, Result
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL, conservative
 
 # A rival or nemesis needs this many shared plays (the issue's rule).
 MIN_SHARED_PLAYS = 3
 REGULAR_OPPONENTS = 5
+OPPONENTS_SHOWN = 30  # head to head: the opponents with the most shared plays
 PERIODS = ("all", "year", "month")
 ORDERS = ("rating", "win_rate")
 
@@ -96,6 +98,7 @@ class PlayerStatistics:
     rival: Opponent | None = None
     nemesis: Opponent | None = None
     history: list[HistoryPoint] = field(default_factory=list)
+    opponent_count: int = 0  # all the player's opponents; ``opponents`` holds the most shared
 
     @property
     def win_rate(self) -> float | None:
@@ -103,11 +106,47 @@ class PlayerStatistics:
 
     @property
     def regular_opponents(self) -> list[Opponent]:
-        return sorted(self.opponents, key=lambda o: (-o.shared, o.name))[:REGULAR_OPPONENTS]
+        return self.opponents[:REGULAR_OPPONENTS]
 
 
-def player_statistics(player: Player) -> PlayerStatistics:
-    """Three queries: ratings, the Results of the player's sessions, the rating history."""
+def _opponents(player: Player, shown: int) -> tuple[list[Opponent], list[Opponent], int]:
+    """The ``shown`` opponents with the most shared plays (then by name), those with at least
+    MIN_SHARED_PLAYS shared plays (by name), and how many opponents the player has: one query,
+    summed and ranked by the database, so a group of a thousand players sends only these rows.
+    Head to head is pairwise: you beat everyone you finish above, and a shared first place is a
+    win for each."""
+    result, session, person = Result._meta.db_table, GameSession._meta.db_table, Player._meta.db_table
+    sql = f"""
+        SELECT player_id, name, shared, wins, losses, draws, total FROM (
+            SELECT o.player_id, p.name, COUNT(*) AS shared,
+                SUM(CASE WHEN m.rank < o.rank OR (m.rank = 1 AND o.rank = 1) THEN 1 ELSE 0 END) AS wins,
+                SUM(CASE WHEN m.rank > o.rank THEN 1 ELSE 0 END) AS losses,
+                SUM(CASE WHEN m.rank = o.rank AND m.rank <> 1 THEN 1 ELSE 0 END) AS draws,
+                ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, LOWER(p.name), o.player_id) AS position,
+                COUNT(*) OVER () AS total
+            FROM {result} m
+            JOIN {session} s ON s.id = m.session_id
+            JOIN {result} o ON o.session_id = m.session_id AND o.player_id <> m.player_id
+            JOIN {person} p ON p.id = o.player_id
+            WHERE m.player_id = %s AND s.status = %s
+            GROUP BY o.player_id, p.name
+        ) ranked
+        WHERE position <= %s OR shared >= %s
+        ORDER BY position"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [player.pk, core.FINISHED, shown, MIN_SHARED_PLAYS])
+        rows = cursor.fetchall()
+    found = [(position, Opponent(*row[:6])) for position, row in enumerate(rows, start=1)]
+    most_shared = [opponent for position, opponent in found if position <= shown]
+    qualified = sorted((o for _, o in found if o.shared >= MIN_SHARED_PLAYS), key=lambda o: o.name.lower())
+    return most_shared, qualified, rows[0][6] if rows else 0
+
+
+def player_statistics(player: Player, *, opponents: int = OPPONENTS_SHOWN) -> PlayerStatistics:
+    """Five queries whose answers do not grow with the group: ratings, the player's figures
+    per game (summed by the database), the places of the player's plays in order (the
+    streaks), the ``opponents`` opponents with the most shared plays (and those with enough
+    for a rival or a nemesis), and the rating history."""
     stats = PlayerStatistics(player=player)
     lines: dict[str, GameLine] = {}
     for row in PlayerRating.objects.filter(player=player):
@@ -120,58 +159,35 @@ def player_statistics(player: Player) -> PlayerStatistics:
                 rating=shown_rating(row.mu, row.sigma, row.plays),
                 rated_plays=row.plays,
             )
-    rows = (
-        # "The sessions the player was in" as a subquery: the planner starts from the player's results.
-        Result.objects.filter(
-            session_id__in=Result.objects.filter(player=player).values("session_id"), session__status=core.FINISHED
-        )
-        .order_by("session__finished_at", "session_id")
-        .values_list(
-            "session_id", "session__game", "session__finished_at", "player_id", "player__name", "rank", "score"
-        )
+    played = Result.objects.filter(player=player, session__status=core.FINISHED)
+    per_game = played.values("session__game").annotate(
+        plays=Count("pk"),
+        wins=Count("pk", filter=Q(rank=1)),
+        best=Max("score"),
+        worst=Min("score"),
+        score_sum=Sum("score"),
+        scored=Count("score"),
+        last=Max("session__finished_at"),
     )
-    by_session: dict[int, list[tuple[int, str, int, int | None]]] = defaultdict(list)
-    sessions: list[tuple[int, str, datetime | None]] = []
-    for session_id, game, finished_at, player_id, name, rank, score in rows:
-        if session_id not in by_session:
-            sessions.append((session_id, game, finished_at))
-        by_session[session_id].append((player_id, name, rank, score))
-    opponents: dict[int, Opponent] = {}
-    streak = 0
-    for session_id, game, finished_at in sessions:
-        entries = by_session[session_id]
-        mine = next(e for e in entries if e[0] == player.pk)
-        rank, score = mine[2], mine[3]
+    for figures in per_game:
+        game = figures["session__game"]
         line = lines.setdefault(game, GameLine(game=game, name=game_name(game)))
-        won = rank == 1
-        stats.plays += 1
-        stats.wins += won
-        line.plays += 1
-        line.wins += won
-        if score is not None:
-            line.score_sum += score
-            line.scored += 1
-            line.best = score if line.best is None else max(line.best, score)
-            line.worst = score if line.worst is None else min(line.worst, score)
-        stats.last_played = finished_at
-        streak = streak + 1 if won else 0
+        line.plays, line.wins = figures["plays"], figures["wins"]
+        line.best, line.worst = figures["best"], figures["worst"]
+        line.score_sum, line.scored = figures["score_sum"] or 0, figures["scored"]
+        stats.plays += line.plays
+        stats.wins += line.wins
+        last = figures["last"]
+        if last is not None and (stats.last_played is None or last > stats.last_played):
+            stats.last_played = last
+    streak = 0
+    for rank in played.order_by("session__finished_at", "session_id").values_list("rank", flat=True):
+        streak = streak + 1 if rank == 1 else 0
         stats.longest_streak = max(stats.longest_streak, streak)
-        for other_id, other_name, other_rank, _score in entries:
-            if other_id == player.pk:
-                continue
-            opponent = opponents.setdefault(other_id, Opponent(player_id=other_id, name=other_name))
-            opponent.shared += 1
-            # Pairwise: you beat everyone you finish above; a shared first place is a win for each.
-            if rank < other_rank or rank == other_rank == 1:
-                opponent.wins += 1
-            elif rank > other_rank:
-                opponent.losses += 1
-            else:
-                opponent.draws += 1
     stats.current_streak = streak
     stats.games = sorted(lines.values(), key=lambda g: (-g.plays, g.name))
-    stats.opponents = sorted(opponents.values(), key=lambda o: o.name.lower())
-    qualified = [o for o in stats.opponents if o.shared >= MIN_SHARED_PLAYS]
+    shown, qualified, stats.opponent_count = _opponents(player, opponents)
+    stats.opponents = shown
     # The nemesis beats you most often (and more often than you beat them); the rival is
     # the opponent whose record against you is closest to even, the more shared plays the better.
     beaten_by = [o for o in qualified if o.losses > o.wins]

@@ -23,9 +23,8 @@ from sessions.statistics import selectors as statistics
 from sessions.statistics.forms import LeaderboardForm
 from sessions.statistics.ratings import MIN_RATED_PLAYS
 
-# A page lists at most this many leaderboard rows and head-to-head opponents (the API lists all).
+# A page lists at most this many leaderboard rows (the API lists all).
 PAGE_ROWS = 100
-PAGE_OPPONENTS = 30
 
 
 def breakdown_label(game: str, key: str) -> str:
@@ -81,11 +80,10 @@ def score_distribution_chart(view: statistics.GameStatisticsView) -> charts.Char
 def player_statistics(request: MemberRequest, player_id: int) -> HttpResponse:
     player = selectors.player_of_member(request.user, player_id)
     stats = statistics.player_statistics(player)
-    opponents = sorted(stats.opponents, key=lambda o: (-o.shared, o.name.lower()))
     context = {
         "player": player,
-        "head_to_head": opponents[:PAGE_OPPONENTS],
-        "more_opponents": max(0, len(opponents) - PAGE_OPPONENTS),
+        "head_to_head": stats.opponents,
+        "more_opponents": stats.opponent_count - len(stats.opponents),
         "group": player.group,
         "stats": stats,
         "history_chart": rating_history_chart(stats),
