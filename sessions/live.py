@@ -17,8 +17,10 @@ path and for TICKET_SECONDS. A fetch that sends it back while the night's revisi
 one it names (no seat, code or session of the night changed meanwhile) reads the versions
 from the cache (one small query when the cache lost them): the ticket gives the ETag's other
 parts, so a 304 or a kept render is answered without the session, the user or the device.
-Anything else (no ticket, another cookie or path, an old ticket, a changed night, no kept
-render) goes the full way and gets a new one.
+A phone's ticket also names its device, so that a new version is rendered for it without
+the Django session and the search of the night's devices that found it. Anything else (no
+ticket, another cookie or path, an old ticket, a changed night) goes the full way and gets a
+new one.
 """
 
 from __future__ import annotations
@@ -64,10 +66,15 @@ class Shown:
 
 
 def live_response(
-    request: HttpRequest, *, shown: Shown, render: Callable[[], HttpResponse], **varies: Any
+    request: HttpRequest,
+    *,
+    shown: Shown,
+    render: Callable[[], HttpResponse],
+    device_id: int | None = None,
+    **varies: Any,
 ) -> HttpResponse:
     """``render()``'s answer, or 304 when the device already has this version of it; either
-    with a ticket for the next fetch.
+    with a ticket for the next fetch (naming the phone's ``device_id``, when it is one).
 
     ``varies`` names what else the rendering depends on (the viewer, its seat, ...).
     """
@@ -77,15 +84,26 @@ def live_response(
         response: HttpResponse = _not_modified(etag)
     else:
         response = _kept_render(request, etag) or _rendered(request, etag, render)
-    ticket = _ticket(request, shown, rest)
+    ticket = _ticket(request, shown, rest, device_id)
     if ticket:
         response[TICKET_HEADER] = ticket
     return response
 
 
-def from_ticket(request: HttpRequest) -> HttpResponse | None:
-    """The answer to a fetch whose ticket still holds (a 304 or a kept render), or None: the
-    fetch is then checked in full."""
+@dataclass(frozen=True)
+class Ticket:
+    """A ticket a fetch sent back that still holds: what the full check found then, and the
+    versions now."""
+
+    sent: str
+    shown: Shown
+    rest: list[str]
+    device_id: int | None  # a phone's device, else None
+
+
+def held_ticket(request: HttpRequest) -> Ticket | None:
+    """The fetch's ticket, if it still holds (this browser, this path, within TICKET_SECONDS,
+    the night's revision unchanged), else None: the fetch is then checked in full."""
     sent = request.headers.get(TICKET_HEADER, "")
     cookie = _cookie_of(request)
     if not sent or cookie is None:
@@ -101,13 +119,21 @@ def from_ticket(request: HttpRequest) -> HttpResponse | None:
     shown = _shown_now(ticket["session"], ticket["night"])
     if shown is None or shown.revision != ticket["revision"]:  # a seat, a code or a session changed
         return None
-    etag = _etag(shown.version, rest)
+    return Ticket(sent=sent, shown=shown, rest=rest, device_id=ticket.get("device"))
+
+
+def from_ticket(request: HttpRequest, ticket: Ticket | None) -> HttpResponse | None:
+    """The answer to a fetch whose ticket still holds, when it needs no render: a 304, or the
+    render another device of its view already had. None otherwise."""
+    if ticket is None:
+        return None
+    etag = _etag(ticket.shown.version, ticket.rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse | None = _not_modified(etag)
     else:
         response = _kept_render(request, etag)
     if response is not None:
-        response[TICKET_HEADER] = sent
+        response[TICKET_HEADER] = ticket.sent
     return response
 
 
@@ -128,7 +154,7 @@ def _cookie_of(request: HttpRequest) -> str | None:
     return hashlib.sha256(cookie.encode()).hexdigest()[:32] if cookie else None
 
 
-def _ticket(request: HttpRequest, shown: Shown, rest: list[str]) -> str | None:
+def _ticket(request: HttpRequest, shown: Shown, rest: list[str], device_id: int | None) -> str | None:
     cookie = _cookie_of(request)
     if cookie is None:  # a session begun by this very request: the next fetch gets one
         return None
@@ -139,6 +165,7 @@ def _ticket(request: HttpRequest, shown: Shown, rest: list[str]) -> str | None:
         "night": shown.night_id,
         "revision": shown.revision,
         "rest": rest,
+        "device": device_id,
     }
     return _signer().sign_object(ticket, compress=True)
 

@@ -227,6 +227,17 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
     return device
 
 
+def ticket_device(device_id: int, shown_id: int | None, shown_version: int) -> GuestDevice | None:
+    """The device a live ticket names (``sessions.live``), showing what the ticket says: the
+    ticket holds only while nothing of the night that ``joined_device`` chose by has changed."""
+    found = GuestDevice.objects.select_related("join_code", "night", "player", "requested").filter(pk=device_id)
+    device = found.first()
+    if device is not None:
+        device.shown_id = shown_id  # type: ignore[attr-defined]
+        device.shown_version = shown_version  # type: ignore[attr-defined]
+    return device
+
+
 def device_code_state(device: GuestDevice) -> str:
     """``code_state`` of the device's code, from ``joined_device``'s annotations."""
     any_open = bool(device.shown_rank)  # type: ignore[attr-defined]
@@ -241,17 +252,27 @@ def shown_session(device: GuestDevice) -> GameSession | None:
     return with_seats(GameSession.objects.select_related("night"), results=False).filter(pk=shown_id).first()
 
 
-def seat_requests_for(device: GuestDevice) -> QuerySet[GuestDevice]:
-    """The phones asking for the player this device holds."""
-    if device.player_id is None:
-        return GuestDevice.objects.none()
-    return GuestDevice.objects.filter(night_id=device.night_id, requested_id=device.player_id).order_by("created_at")
-
-
-def held_players(night_id: int) -> dict[int, int]:
-    """Player id -> the id of the device holding it, for the night."""
-    rows = GuestDevice.objects.filter(night_id=night_id, player__isnull=False).values_list("player_id", "pk")
-    return {player_id: pk for player_id, pk in rows if player_id is not None}
+def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
+    """In one query, the night's phones as ``device``'s page shows them: player id -> the id of
+    the device holding it, and the ids of the devices asking for ``device``'s player (oldest
+    first)."""
+    asking_for = device.player_id
+    wanted = Q(player__isnull=False)
+    if asking_for is not None:
+        wanted |= Q(requested_id=asking_for)
+    rows = (
+        GuestDevice.objects.filter(wanted, night_id=device.night_id)
+        .order_by("created_at", "pk")
+        .values_list("pk", "player_id", "requested_id")
+    )
+    held: dict[int, int] = {}
+    asking: list[int] = []
+    for pk, player_id, requested_id in rows:
+        if player_id is not None:
+            held[player_id] = pk
+        if asking_for is not None and requested_id == asking_for:
+            asking.append(pk)
+    return held, asking
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from django.test import Client
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.live import TICKET_HEADER, TICKET_SECONDS
-from sessions.models import GameNight, GameSession
+from sessions.models import GameNight, GameSession, GuestDevice
 from tests.conftest import advance, client_for, started_tower
 
 
@@ -140,3 +140,34 @@ def test_a_new_game_and_a_finished_one_change_the_night_for_its_phones(session, 
     advance(other, "session.abandon")
     assert GameSession.objects.get(pk=other.pk).status == "abandoned"
     assert GameNight.objects.get(pk=night.pk).live_revision == revision + 2
+
+
+def test_a_seated_phone_with_its_ticket_gets_a_new_version_rendered_for_its_own_seat(
+    session, django_assert_max_num_queries
+):
+    session, seats, code = started_tower(session)
+    ada, bruno = Client(), Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    url = f"/j/{code}/live/"
+    tickets = {phone: _fetch(phone, url)[TICKET_HEADER] for phone in (ada, bruno)}
+    advance(session, tob.PASS)
+    in_full = _fetch(ada, url)  # without its ticket: the night's devices searched
+    with django_assert_max_num_queries(5):  # the ticket names its device: one plain read
+        rendered = _fetch(bruno, url, tickets[bruno])
+    assert rendered.status_code == 200
+    assert "You are Bruno" in rendered.content.decode()
+    assert "You are Ada" in in_full.content.decode()
+    assert f'data-version="{session.version}.' in rendered.content.decode()
+
+
+def test_a_ticket_naming_a_device_the_host_removed_is_checked_in_full(session):
+    session, seats, code = started_tower(session)
+    ada = Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    url = f"/j/{code}/live/"
+    first = _fetch(ada, url)
+    GuestDevice.objects.filter(night=session.night).delete()  # gone without the night changing
+    advance(session, tob.PASS)
+    after = _fetch(ada, url, first[TICKET_HEADER])
+    assert "You are Ada" not in after.content.decode()

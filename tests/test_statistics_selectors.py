@@ -158,8 +158,12 @@ def test_head_to_head_keeps_the_most_shared_opponents_and_counts_them_all(night,
     assert [o.name for o in stats.opponents[:4]] == ["Bruno", "Chiara", "Dieter", "Guest 00"]
     assert [o.name for o in stats.regular_opponents] == ["Bruno", "Chiara", "Dieter", "Guest 00", "Guest 01"]
     assert by_name(stats)["Chiara"] == (4, 0, 4, 0)
-    assert stats.nemesis is not None and stats.nemesis.name == "Chiara"
+    assert stats.nemesis is not None
+    assert stats.nemesis.name == "Chiara"
     fewer = selectors.player_statistics(ada, opponents=2)  # a rival or nemesis is looked for past the list
     assert [o.name for o in fewer.opponents] == ["Bruno", "Chiara"]
-    assert fewer.nemesis is not None and fewer.nemesis.name == "Chiara"
-    assert fewer.rival is not None and fewer.rival.name == stats.rival.name == "Bruno"
+    assert fewer.nemesis is not None
+    assert fewer.nemesis.name == "Chiara"
+    assert fewer.rival is not None
+    assert stats.rival is not None
+    assert fewer.rival.name == stats.rival.name == "Bruno"

@@ -32,7 +32,15 @@ from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
-from sessions.live import Shown, from_ticket, live_context, live_response, region_version, with_shared_board
+from sessions.live import (
+    Shown,
+    from_ticket,
+    held_ticket,
+    live_context,
+    live_response,
+    region_version,
+    with_shared_board,
+)
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
 
@@ -209,11 +217,10 @@ def render_guest(
         seat = _my_seat(phone, session)
         context.update(live_context(session, viewer="guest", seat=seat, hints=hints_on(request, session.pk)))
         context["my_key"] = seat
-        held = selectors.held_players(phone.night_id)
+        held, context["requests"] = selectors.phones_of_seats(phone)
         context["seats"] = [
             (s.key, s.player.name, s.player_id in held and held[s.player_id] != phone.pk) for s in session.seats.all()
         ]
-        context["requests"] = list(selectors.seat_requests_for(phone))
         with_shared_board(request, context)
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_guest.html" if region or request.htmx else "guest.html"
@@ -221,12 +228,18 @@ def render_guest(
 
 
 def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
-    """The phone's region again, or 304: at once when the fetch's ticket holds, else checked
-    in full (two queries, its session and its device, when unchanged)."""
-    answer = from_ticket(request)
+    """The phone's region again, or 304: at once when the fetch's ticket holds (rendered for
+    the device it names when the version is new to its view), else checked in full (two
+    queries, its session and its device, when unchanged)."""
+    ticket = held_ticket(request)
+    answer = from_ticket(request, ticket)
     if answer is not None:
         return answer
-    phone = _phone(request, code)
+    phone: GuestDevice | HttpResponse | None = None
+    if ticket is not None and ticket.device_id is not None:
+        phone = selectors.ticket_device(ticket.device_id, ticket.shown.session_id, ticket.shown.session_version)
+    if phone is None:
+        phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
     shown_id = getattr(phone, "shown_id", None)
@@ -241,6 +254,7 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
         device=phone.pk if phone.player_id else "",  # a seat's secrets: this device's render only
         requested=phone.requested_id or "",
         hints=hints_on(request, shown_id) if shown_id else False,
+        device_id=phone.pk,
     )
 
 

@@ -27,7 +27,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import from_ticket, host_shown, live_context, live_response
+from sessions.live import from_ticket, held_ticket, host_shown, live_context, live_response
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -91,7 +91,7 @@ def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
 def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     """The session's region again, or 304 when this device already shows its version: at
     once when the fetch's ticket holds, else checked in full."""
-    answer = from_ticket(request)
+    answer = from_ticket(request, held_ticket(request))
     return answer if answer is not None else _session_live(request, session_id)
 
 
