@@ -70,3 +70,16 @@ def test_the_last_page_of_sessions_is_read_from_the_index_without_an_offset(memb
     listing = next(query["sql"] for query in captured if f'FROM "{table}"' in query["sql"])
     assert "OFFSET" not in listing.upper()
     assert f'"{table}"."id" < {played[1].pk}' in listing
+
+
+def test_a_page_of_results_is_read_in_the_sessions_order_without_their_states(member, played, group):
+    client = api_for(member)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get("/api/v1/results/", {"group": group.pk, "page_size": 3}).json()
+    assert [row["session"] for row in page["results"]] == [played[-1].pk, played[-1].pk, played[-2].pk]
+    table = GameSession._meta.db_table
+    listing = next(query["sql"] for query in captured if 'FROM "babel_result"' in query["sql"])
+    # SQLite walks the group's sessions from their index only when ordered by the session's own id
+    assert f'("{table}"."id") AS "session_order"' in listing
+    assert 'ORDER BY "babel_result"."session_id"' not in listing
+    assert f'"{table}"."state"' not in listing
