@@ -26,6 +26,13 @@ def _fetch(client: Client, url: str, ticket: str = "", etag: str = "") -> object
     return client.get(url, headers=headers)
 
 
+def _seated(code: str, seat: str) -> Client:
+    """A phone that joined with ``code`` and took ``seat``."""
+    phone = Client()
+    phone.post(f"/j/{code}/seat/", {"seat": seat})
+    return phone
+
+
 def test_a_host_fetch_with_its_ticket_is_answered_304_without_a_query(owner, session, django_assert_num_queries):
     started_tower(session)
     host, url = client_for(owner), f"/s/{session.pk}/live/"
@@ -71,9 +78,7 @@ def test_versions_the_cache_lost_are_read_again_in_one_query(owner, session, dja
 
 def test_a_ticket_works_only_with_the_cookie_it_was_given_with(session):
     session, seats, code = started_tower(session)
-    ada, bruno = Client(), Client()
-    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
-    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    ada, bruno = _seated(code, seats[0]), _seated(code, seats[1])
     url = f"/j/{code}/live/"
     adas = _fetch(ada, url)
     assert "You are Ada" in adas.content.decode()
@@ -119,8 +124,7 @@ def test_a_tampered_ticket_is_checked_in_full(owner, outsider, session):
 
 def test_a_freed_seat_ends_what_the_phones_ticket_shows(session):
     session, seats, code = started_tower(session)
-    ada = Client()
-    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    ada = _seated(code, seats[0])
     url = f"/j/{code}/live/"
     first = _fetch(ada, url)
     assert "You are Ada" in first.content.decode()
@@ -146,9 +150,7 @@ def test_a_seated_phone_with_its_ticket_gets_a_new_version_rendered_for_its_own_
     session, django_assert_max_num_queries
 ):
     session, seats, code = started_tower(session)
-    ada, bruno = Client(), Client()
-    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
-    bruno.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    ada, bruno = _seated(code, seats[0]), _seated(code, seats[1])
     url = f"/j/{code}/live/"
     tickets = {phone: _fetch(phone, url)[TICKET_HEADER] for phone in (ada, bruno)}
     advance(session, tob.PASS)
@@ -163,8 +165,7 @@ def test_a_seated_phone_with_its_ticket_gets_a_new_version_rendered_for_its_own_
 
 def test_a_ticket_naming_a_device_the_host_removed_is_checked_in_full(session):
     session, seats, code = started_tower(session)
-    ada = Client()
-    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    ada = _seated(code, seats[0])
     url = f"/j/{code}/live/"
     first = _fetch(ada, url)
     GuestDevice.objects.filter(night=session.night).delete()  # gone without the night changing
