@@ -1,29 +1,40 @@
-"""Django's Redis cache, with one Redis client per connection pool instead of one per call.
+"""Django's Redis cache, with one Redis client and connection pool per process instead of one
+per call and per request.
 
 Django's ``RedisCacheClient`` builds a new ``redis.Redis`` for every cache operation, and
 building one fills its table of response callbacks: on the fetch every device makes every
 second (``sessions.live``), that cost more than the Redis round trips themselves
-(``bench/moves.py``). A ``redis.Redis`` over a connection pool may be shared by threads:
-each command takes a connection of its own from the pool.
+(``bench/moves.py``). And Django keeps its cache objects per request context: under ASGI every
+request gets a new one, with new connection pools, so every request connected to Redis anew
+(about a millisecond, and a connection's set-up on the Redis server; ``bench/table_load.py``).
+A ``redis.Redis`` over a connection pool may be shared by threads (each command takes a
+connection of its own from the pool), and redis-py's pools start afresh in a forked process.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends import redis as django_redis
 
+# (server URL, pool options) -> the process's client for it
+_clients: dict[tuple[str, str], Any] = {}
+_clients_lock = threading.Lock()
+
 
 class RedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
-
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
-        client = self._clients.get(id(pool))
+        server = self._servers[self._get_connection_pool_index(write)]  # type: ignore[attr-defined]  # not in the stubs
+        options = self._pool_options  # type: ignore[attr-defined]
+        shared = (server, repr(sorted(options.items())))
+        client = _clients.get(shared)
         if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))  # type: ignore[attr-defined]
+            with _clients_lock:
+                client = _clients.get(shared)
+                if client is None:
+                    pool = self._pool_class.from_url(server, **options)  # type: ignore[attr-defined]
+                    client = _clients[shared] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

@@ -332,8 +332,16 @@ def next_tick(tick: float, interval: float | None, now: float) -> float:
 
 async def exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> int:
     """One HTTP/1.1 request on a kept-alive connection; the answer's status (its body read, dropped)."""
+    return (await exchange_with_head(reader, writer, request))[0]
+
+
+async def exchange_with_head(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    """``exchange``, with the answer's head as it came."""
     writer.write(request)
-    head = (await reader.readuntil(b"\r\n\r\n")).lower()
+    raw = await reader.readuntil(b"\r\n\r\n")
+    head = raw.lower()
     status = int(head.split(b" ", 2)[1])
     if b"\r\ntransfer-encoding: chunked" in head:
         while size := int((await reader.readline()).strip(), 16):
@@ -341,7 +349,7 @@ async def exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, r
         await reader.readline()
     elif b"\r\ncontent-length:" in head:
         await reader.readexactly(int(head.split(b"\r\ncontent-length:", 1)[1].split(b"\r\n", 1)[0]))
-    return status
+    return status, raw
 
 
 def http_get(port: int, path: str, headers: dict[str, str]) -> bytes:

@@ -13,7 +13,7 @@ the host's screen: six devices. Once a second, at a random phase of its own, eac
 sends a pass as the page does (an htmx POST, answered 204), and as soon as it is answered the
 five phones and the host's screen fetch their regions as the push makes them do (no ETag: the
 version is new to them; each phone's view is its own, so each renders, around a board rendered
-once for all five). The push itself is
+once for all five), each sending back the ticket of its last answer as static/js/app.js does. The push itself is
 ``bench.push``'s subject; here the fetches follow the answer at once.
 
 Printed for each number of tables: the moves and fetches answered, their p50 and p95 (ms) and
@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from bench import servers
-from bench.push import exchange, http_get, prepare, static_request
+from bench.push import exchange, exchange_with_head, http_get, prepare, static_request
 
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/babel_bench_tables")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -55,6 +55,7 @@ class Table:
     csrf: str
     phone_requests: list[bytes]
     host_fetch: bytes
+    tickets: dict[int, str] = field(default_factory=dict)  # each device's last ticket, by its index
 
     def move(self) -> bytes:
         body = urlencode({"expected_version": self.version, "csrfmiddlewaretoken": self.csrf}).encode()
@@ -144,6 +145,23 @@ async def timed(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, requ
     return status, (time.monotonic() - sent) * 1000
 
 
+async def fetched(
+    table: Table, device: int, connection: tuple[asyncio.StreamReader, asyncio.StreamWriter], request: bytes
+) -> tuple[int, float]:
+    """A device's fetch as static/js/app.js makes it: with the ticket of its last answer (the
+    answer's new one kept for the next)."""
+    from sessions.live import TICKET_HEADER
+
+    if table.tickets.get(device):
+        request = request[:-2] + f"{TICKET_HEADER}: {table.tickets[device]}\r\n\r\n".encode()
+    sent = time.monotonic()
+    status, head = await exchange_with_head(*connection, request)
+    took = (time.monotonic() - sent) * 1000
+    ticket = [line for line in head.split(b"\r\n") if line.lower().startswith(TICKET_HEADER.lower().encode() + b":")]
+    table.tickets[device] = ticket[0].split(b":", 1)[1].strip().decode() if ticket else ""
+    return status, took
+
+
 async def run_table(table: Table, load: Load, start: float) -> None:
     """One table for ``load.seconds``: a move a second, each followed by its phones' fetches."""
     host = await asyncio.open_connection("127.0.0.1", table.port)
@@ -160,14 +178,16 @@ async def run_table(table: Table, load: Load, start: float) -> None:
             break  # the version this client counts on is no longer the table's
         table.version += 1
         devices = [*phones, host]
-        fetched = await asyncio.gather(
+        answers = await asyncio.gather(
             *(
-                timed(*device, request)
-                for device, request in zip(devices, [*table.phone_requests, table.host_fetch], strict=True)
+                fetched(table, index, device, request)
+                for index, (device, request) in enumerate(
+                    zip(devices, [*table.phone_requests, table.host_fetch], strict=True)
+                )
             )
         )
-        load.fetches.extend(took for _status, took in fetched)
-        load.refused += sum(1 for status, _took in fetched if status != 200)
+        load.fetches.extend(took for _status, took in answers)
+        load.refused += sum(1 for status, _took in answers if status != 200)
         tick += 1.0
     for _reader, writer in [host, *phones]:
         writer.close()
