@@ -43,6 +43,7 @@ from bench.push import exchange, exchange_with_head, http_get, prepare, static_r
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/babel_bench_tables")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 TARGET_P95_MS = 200.0
+WARM_UP_SECONDS = 5.0
 PLAYERS = ("Ada", "Bruno", "Chiara", "Dieter", "Elena")
 
 
@@ -244,6 +245,9 @@ def main() -> None:
         servers.running(1, env=dict(os.environ), log_dir=Path(folder), workers=args.workers, extra=extra) as (server,),
     ):
         every = set_tables(max(counts), server.port)
+        # Warm up, not measured: every worker's templates compiled and its database and Redis
+        # connections opened, as on a server that has been up for a while.
+        uvloop.run(run_load(every, WARM_UP_SECONDS))
         static = uvloop.run(one_at_a_time(server.port, static_request(server)))
         unchanged = uvloop.run(one_at_a_time(server.port, not_modified(every[0].phone_requests[0], server.port)))
         print(f"PostgreSQL + Redis, uvicorn --workers {args.workers}, one client process; {args.seconds:.0f} s a step")

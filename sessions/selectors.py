@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -31,6 +31,9 @@ from sessions.models import (
     Seat,
     SessionEvent,
 )
+
+if TYPE_CHECKING:
+    from sessions.live import Shown
 
 User = Account | AnonymousUser
 M = TypeVar("M", bound=Model)
@@ -227,14 +230,20 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
     return device
 
 
-def ticket_device(device_id: int, shown_id: int | None, shown_version: int) -> GuestDevice | None:
+def ticket_device(device_id: int, shown: Shown) -> GuestDevice | None:
     """The device a live ticket names (``sessions.live``), showing what the ticket says: the
-    ticket holds only while nothing of the night that ``joined_device`` chose by has changed."""
-    found = GuestDevice.objects.select_related("join_code", "night", "player", "requested").filter(pk=device_id)
-    device = found.first()
-    if device is not None:
-        device.shown_id = shown_id  # type: ignore[attr-defined]
-        device.shown_version = shown_version  # type: ignore[attr-defined]
+    ticket holds only while nothing of the night that ``joined_device`` chose by has changed,
+    and neither does the device (its seat, its request), so it is read once per night revision."""
+    key = f"ticket-device:{device_id}:{shown.night_id}:{shown.revision}"
+    device: GuestDevice | None = caching.get(key)
+    if device is None:
+        found = GuestDevice.objects.select_related("join_code", "night", "player", "requested").filter(pk=device_id)
+        device = found.first()
+        if device is None or device.night_id != shown.night_id or device.night.live_revision != shown.revision:
+            return None  # gone, or changed since: checked in full
+        caching.add(key, device, timeout=TICKET_DEVICE_SECONDS)
+    device.shown_id = shown.session_id  # type: ignore[attr-defined]
+    device.shown_version = shown.session_version  # type: ignore[attr-defined]
     return device
 
 
@@ -244,34 +253,45 @@ def device_code_state(device: GuestDevice) -> str:
     return code_state(device.join_code, last_ended=device.last_ended, any_open=any_open)  # type: ignore[attr-defined]
 
 
+TICKET_DEVICE_SECONDS = 60  # a ticket's own lifetime (sessions.live.TICKET_SECONDS)
+
+# Every phone of a table reads the session it shows after each move, all at once: the first
+# of a version reads it (two queries), the others take that copy from the cache.
+SHOWN_SESSION_SECONDS = 30
+
+
 def shown_session(device: GuestDevice) -> GameSession | None:
-    """The session the device's phone shows, with its seats (``joined_device``'s choice)."""
+    """The session the device's phone shows, with its seats (``joined_device``'s choice), at
+    the version ``joined_device`` (or the phone's ticket) found."""
     shown_id = getattr(device, "shown_id", None)
     if shown_id is None:
         return None
-    return with_seats(GameSession.objects.select_related("night"), results=False).filter(pk=shown_id).first()
+    key = f"shown-session:{shown_id}:{getattr(device, 'shown_version', None)}"
+    kept = caching.get(key)
+    if kept is not None:
+        return kept
+    session = with_seats(GameSession.objects.select_related("night"), results=False).filter(pk=shown_id).first()
+    if session is not None and session.version == getattr(device, "shown_version", None):
+        caching.add(key, session, timeout=SHOWN_SESSION_SECONDS)
+    return session
 
 
 def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
-    """In one query, the night's phones as ``device``'s page shows them: player id -> the id of
-    the device holding it, and the ids of the devices asking for ``device``'s player (oldest
-    first)."""
-    asking_for = device.player_id
-    wanted = Q(player__isnull=False)
-    if asking_for is not None:
-        wanted |= Q(requested_id=asking_for)
-    rows = (
-        GuestDevice.objects.filter(wanted, night_id=device.night_id)
-        .order_by("created_at", "pk")
-        .values_list("pk", "player_id", "requested_id")
-    )
-    held: dict[int, int] = {}
-    asking: list[int] = []
-    for pk, player_id, requested_id in rows:
-        if player_id is not None:
-            held[player_id] = pk
-        if asking_for is not None and requested_id == asking_for:
-            asking.append(pk)
+    """The night's phones as ``device``'s page shows them: player id -> the id of the device
+    holding it, and the ids of the devices asking for ``device``'s player (oldest first). One
+    query per night revision (a seat taken, left or asked for changes it), shared by the
+    night's phones through the cache."""
+    key = f"night-phones:{device.night_id}:{device.night.live_revision}"
+    rows: list[tuple[int, int | None, int | None]] | None = caching.get(key)
+    if rows is None:
+        rows = list(
+            GuestDevice.objects.filter(Q(player__isnull=False) | Q(requested__isnull=False), night_id=device.night_id)
+            .order_by("created_at", "pk")
+            .values_list("pk", "player_id", "requested_id")
+        )
+        caching.add(key, rows, timeout=TICKET_DEVICE_SECONDS)
+    held = {player_id: pk for pk, player_id, _requested in rows if player_id is not None}
+    asking = [pk for pk, _player, requested_id in rows if device.player_id and requested_id == device.player_id]
     return held, asking
 
 

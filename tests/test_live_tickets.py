@@ -6,11 +6,13 @@ TICKET_SECONDS, or after a seat, a code or a game of its night changed."""
 
 from __future__ import annotations
 
+import datetime
 import time
 from unittest import mock
 
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
@@ -155,7 +157,7 @@ def test_a_seated_phone_with_its_ticket_gets_a_new_version_rendered_for_its_own_
     tickets = {phone: _fetch(phone, url)[TICKET_HEADER] for phone in (ada, bruno)}
     advance(session, tob.PASS)
     in_full = _fetch(ada, url)  # without its ticket: the night's devices searched
-    with django_assert_max_num_queries(5):  # the ticket names its device: one plain read
+    with django_assert_max_num_queries(3):  # the device its ticket names, the Django session (hints)
         rendered = _fetch(bruno, url, tickets[bruno])
     assert rendered.status_code == 200
     assert "You are Bruno" in rendered.content.decode()
@@ -172,3 +174,18 @@ def test_a_ticket_naming_a_device_the_host_removed_is_checked_in_full(session):
     advance(session, tob.PASS)
     after = _fetch(ada, url, first[TICKET_HEADER])
     assert "You are Ada" not in after.content.decode()
+
+
+def test_a_phone_is_marked_seen_when_checked_in_full_at_most_once_a_minute(session):
+    session, seats, code = started_tower(session)
+    ada = _seated(code, seats[0])
+    long_ago = timezone.now() - datetime.timedelta(minutes=5)
+    GuestDevice.objects.update(last_seen=long_ago)
+    url = f"/j/{code}/live/"
+    first = _fetch(ada, url)  # checked in full: seen now
+    seen = GuestDevice.objects.get().last_seen
+    assert seen > long_ago
+    advance(session, tob.PASS)
+    _fetch(ada, url, first[TICKET_HEADER])  # on its ticket: nothing written
+    _fetch(ada, url)  # in full again within the minute: nothing written either
+    assert GuestDevice.objects.get().last_seen == seen

@@ -146,7 +146,10 @@ def _phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     device = selectors.joined_device(selectors.device_ids(request.session), code)
     if device is not None:  # it joined through this code: never counted, never locked out
         state = selectors.device_code_state(device)
-        return device if state == selectors.WORKING else _code_refused(request, code, state)
+        if state != selectors.WORKING:
+            return _code_refused(request, code, state)
+        services.touch_device(device=device)  # (a fetch on a ticket is not counted: once a minute is enough)
+        return device
     reserved, refusal = _reserve_attempt(request, code)
     if refusal is not None:
         return refusal
@@ -210,7 +213,6 @@ def render_guest(
     request: HtmxRequest, phone: GuestDevice, *, error: str | None = None, status: int = 200, region: bool = False
 ) -> HttpResponse:
     """The phone's page (its region alone for htmx): the session it follows, or the wait."""
-    services.touch_device(device=phone)
     session = selectors.shown_session(phone)
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone, "me": phone.player, "error": error}
     if session is not None:
@@ -237,7 +239,7 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
         return answer
     phone: GuestDevice | HttpResponse | None = None
     if ticket is not None and ticket.device_id is not None:
-        phone = selectors.ticket_device(ticket.device_id, ticket.shown.session_id, ticket.shown.session_version)
+        phone = selectors.ticket_device(ticket.device_id, ticket.shown)
     if phone is None:
         phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
