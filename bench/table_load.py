@@ -9,7 +9,7 @@ app with ``uvicorn --workers 2`` as the README's production section does (``--wo
 one client process (uvloop, one kept-alive connection per device) on the same two cores.
 
 A table is a Tower of Babel session of five players, each with a phone holding its seat, and
-the host's screen: six devices. Once a second, at a random phase of its own, each table's host
+the host's screen: six devices. Once in every second, at a moment drawn afresh, each table's host
 sends a pass as the page does (an htmx POST, answered 204), and as soon as it is answered the
 five phones and the host's screen fetch their regions as the push makes them do (no ETag: the
 version is new to them; each phone's view is its own, so each renders, around a board rendered
@@ -167,6 +167,7 @@ async def run_table(table: Table, load: Load, start: float) -> None:
     """One table for ``load.seconds``: a move a second, each followed by its phones' fetches."""
     host = await asyncio.open_connection("127.0.0.1", table.port)
     phones = [await asyncio.open_connection("127.0.0.1", table.port) for _ in table.phone_requests]
+    second = 0
     tick = start + random.random()
     while tick < start + load.seconds:
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
@@ -189,7 +190,11 @@ async def run_table(table: Table, load: Load, start: float) -> None:
         )
         load.fetches.extend(took for _status, took in answers)
         load.refused += sum(1 for status, _took in answers if status != 200)
-        tick += 1.0
+        # The next move in the next second, at a moment drawn afresh: tables move once a second
+        # but not in step (with one phase each for the whole run, the same tables collided
+        # every second and a step's figure was its draw's).
+        second += 1
+        tick = start + second + random.random()
     for _reader, writer in [host, *phones]:
         writer.close()
 
