@@ -13,6 +13,7 @@ from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
 
 from babel_companion.asgi import django_application
+from tests.test_push import run
 
 SCOPE = {
     "type": "http",
@@ -46,7 +47,7 @@ def test_a_request_enters_its_middleware_chain_and_view_from_the_event_loop_once
         return start
 
     with mock.patch.object(sync.SyncToAsync, "__call__", counted):
-        start = sync.async_to_sync(request)()
+        start = run(request)
     assert start["status"] == 200
     # The request_started signal's receivers, then the whole chain with the view in it.
     assert entered == ["Signal.asend.<locals>.sync_send", "convert_exception_to_response.<locals>.inner"]
