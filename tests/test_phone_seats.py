@@ -140,6 +140,7 @@ def test_the_holding_phone_sees_the_request_and_hands_over(table):
     old, new = phone(code, seats[1]), phone(code, seats[1])
     page = old.get(f"/j/{code}/").content.decode()
     assert "Another phone asks to play Bruno" in page
+    assert f'name="device" value="{device_of(new).pk}"' in page  # the answer's form names the asking phone
     assert old.post(f"/j/{code}/seat/", {"action": "allow", "device": device_of(new).pk}).status_code == 302
     assert "You are Bruno" in new.get(f"/j/{code}/").content.decode()
     assert "You are Bruno" not in old.get(f"/j/{code}/").content.decode()
