@@ -82,6 +82,16 @@ def session_of_member(user: User, session_id: int) -> GameSession:
     return _of_member(user, with_seats(sessions, results=False), session_id)
 
 
+def live_session(session_id: int) -> GameSession:
+    """The session a member's held live ticket names (``sessions.live``), with its seats: the
+    member was checked in full when the ticket was given, within its lifetime. 404 if gone."""
+    session = with_seats(GameSession.objects.select_related("night", "group"), results=False).filter(pk=session_id)
+    found = session.first()
+    if found is None:
+        raise Http404
+    return found
+
+
 def session_to_move(user: User, session_id: int) -> GameSession:
     """The session a move is sent to, without its seats (a move needs its state and version;
     a refused one reads the seats to show the page again): one query."""

@@ -189,3 +189,27 @@ def test_a_phone_is_marked_seen_when_checked_in_full_at_most_once_a_minute(sessi
     _fetch(ada, url, first[TICKET_HEADER])  # on its ticket: nothing written
     _fetch(ada, url)  # in full again within the minute: nothing written either
     assert GuestDevice.objects.get().last_seen == seen
+
+
+def test_a_members_ticket_gets_a_new_version_rendered_without_checking_the_member_again(
+    owner, session, django_assert_max_num_queries
+):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    first = _fetch(host, url)  # checked in full: 9 queries
+    advance(session, tob.PASS)
+    with django_assert_max_num_queries(6):  # no account, membership or version read
+        again = _fetch(host, url, first[TICKET_HEADER], first["ETag"])
+    assert again.status_code == 200
+    assert f'data-version="{session.version}.' in again.content.decode()
+
+
+def test_a_members_ticket_ends_with_the_log_out(owner, session):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    first = _fetch(host, url)
+    host.post("/logout/")
+    advance(session, tob.PASS)
+    after = _fetch(host, url, first[TICKET_HEADER])
+    assert after.status_code == 302
+    assert "/login/" in after["Location"]

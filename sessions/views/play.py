@@ -6,6 +6,7 @@ state and keeps what the person typed. htmx requests get the ``session`` region 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import qrcode
@@ -27,7 +28,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import from_ticket, held_ticket, host_shown, live_context, live_response
+from sessions.live import Shown, from_ticket, held_ticket, host_shown, live_context, live_response
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -90,9 +91,16 @@ def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
 
 def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     """The session's region again, or 304 when this device already shows its version: at
-    once when the fetch's ticket holds, else checked in full."""
-    answer = from_ticket(request, held_ticket(request))
-    return answer if answer is not None else _session_live(request, session_id)
+    once when the fetch's ticket holds (a new version rendered without checking the member
+    again: the ticket was given to this browser's member within TICKET_SECONDS, and a change
+    of the night ends it), else checked in full."""
+    ticket = held_ticket(request)
+    answer = from_ticket(request, ticket)
+    if answer is not None:
+        return answer
+    if ticket is not None:
+        return _region(request, ticket.shown, lambda: selectors.live_session(session_id))
+    return _session_live(request, session_id)
 
 
 @login_required
@@ -101,17 +109,19 @@ def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     if row is None:
         raise Http404
     selectors.membership(request.user, row.group_id)
+    return _region(request, host_shown(row), lambda: selectors.session_of_member(request.user, session_id))
+
+
+def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSession]) -> HttpResponse:
+    """The member's region of the session ``shown`` names, read by ``session()`` if it must be
+    rendered."""
     return live_response(
         request,
-        shown=host_shown(row),
-        render=lambda: render(
-            request,
-            "sessions/_session.html",
-            session_context(request, selectors.session_of_member(request.user, session_id)),
-        ),
-        session=row.pk,
+        shown=shown,
+        render=lambda: render(request, "sessions/_session.html", session_context(request, session())),
+        session=shown.session_id,
         viewer="member",
-        hints=hints_on(request, row.pk),
+        hints=hints_on(request, shown.session_id) if shown.session_id else False,
     )
 
 
