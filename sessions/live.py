@@ -100,6 +100,12 @@ class Ticket:
     rest: list[str]
     device_id: int | None  # a phone's device, else None
 
+    @property
+    def hints(self) -> bool:
+        """Whether the view had the hints on when the ticket was given (a part of its ETag;
+        switching them answers the region without a ticket, so the next fetch gets a new one)."""
+        return "hints=True" in self.rest
+
 
 def held_ticket(request: HttpRequest) -> Ticket | None:
     """The fetch's ticket, if it still holds (this browser, this path, within TICKET_SECONDS,

@@ -9,6 +9,7 @@ from scoring.babel_cubes import solver
 from scoring.babel_cubes.moves import position_of
 from sessions import services
 from sessions.boards.babel_cubes import move_key
+from sessions.live import TICKET_HEADER
 from tests.conftest import play
 from tests.test_babel_cubes_engine import TOWER
 
@@ -169,3 +170,22 @@ def test_switching_hints_on_readies_the_whole_game_so_every_hint_is_a_lookup(mem
     # every position of the default game: in this process's memo, or in the machine's table
     solved = engine.table.count if engine.table is not None else len(engine.memo)
     assert solved >= 100_000
+
+
+def test_hints_stay_as_each_browser_chose_on_a_new_version_fetched_with_a_ticket(member_client, owner_client, cubes):
+    code = services.create_join_code(session=cubes).code
+    first, second = (phone(code, seat.key) for seat in cubes.seats.all())
+    first.post(f"/j/{code}/hints/")
+    member_client.post(f"/s/{cubes.pk}/hints/")
+    regions = {first: f"/j/{code}/live/", second: f"/j/{code}/live/"}
+    regions |= {member_client: f"/s/{cubes.pk}/live/", owner_client: f"/s/{cubes.pk}/live/"}
+    htmx = {"HX-Request": "true"}
+    tickets = {client: client.get(url, headers=htmx)[TICKET_HEADER] for client, url in regions.items()}
+    opening = position_of(cubes.state["game"])
+    place(owner_client, cubes, move_key(next(move for move, _value in solver.move_values(opening))))
+    switched = {}
+    for client, url in regions.items():
+        page = client.get(url, headers={**htmx, TICKET_HEADER: tickets[client]}).content.decode()
+        assert 'data-version="2.' in page  # the new version, rendered on the ticket
+        switched[client] = 'data-testid="bc-hint-switch"' in page and 'aria-checked="true"' in page
+    assert switched == {first: True, second: False, member_client: True, owner_client: False}

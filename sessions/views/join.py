@@ -210,14 +210,22 @@ def guest(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
 
 
 def render_guest(
-    request: HtmxRequest, phone: GuestDevice, *, error: str | None = None, status: int = 200, region: bool = False
+    request: HtmxRequest,
+    phone: GuestDevice,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    region: bool = False,
+    hints: bool | None = None,
 ) -> HttpResponse:
-    """The phone's page (its region alone for htmx): the session it follows, or the wait."""
+    """The phone's page (its region alone for htmx): the session it follows, or the wait;
+    ``hints`` as the fetch's ticket says, else as this browser chose."""
     session = selectors.shown_session(phone)
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone, "me": phone.player, "error": error}
     if session is not None:
         seat = _my_seat(phone, session)
-        context.update(live_context(session, viewer="guest", seat=seat, hints=hints_on(request, session.pk)))
+        shown_hints = hints_on(request, session.pk) if hints is None else hints
+        context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints))
         context["my_key"] = seat
         held, context["requests"] = selectors.phones_of_seats(phone)
         context["seats"] = [
@@ -238,24 +246,28 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
     if answer is not None:
         return answer
     phone: GuestDevice | HttpResponse | None = None
+    hints: bool | None = None
     if ticket is not None and ticket.device_id is not None:
         phone = selectors.ticket_device(ticket.device_id, ticket.shown)
+        hints = ticket.hints if phone is not None else None
     if phone is None:
         phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
     shown_id = getattr(phone, "shown_id", None)
+    if hints is None:
+        hints = hints_on(request, shown_id) if shown_id else False
     return live_response(
         request,
         shown=Shown(shown_id, phone.night_id, getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
-        render=lambda: render_guest(request, phone, region=True),
+        render=lambda: render_guest(request, phone, region=True, hints=hints),
         viewer="guest",
         code=phone.join_code.code,
         session=shown_id or "",
         player=phone.player_id or "",
         device=phone.pk if phone.player_id else "",  # a seat's secrets: this device's render only
         requested=phone.requested_id or "",
-        hints=hints_on(request, shown_id) if shown_id else False,
+        hints=hints,
         device_id=phone.pk,
     )
 

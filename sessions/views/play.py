@@ -46,15 +46,21 @@ def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
 
 
 def session_context(
-    request: MemberRequest, session: GameSession, *, query: QueryDict | None = None, **forms: Any
+    request: MemberRequest,
+    session: GameSession,
+    *,
+    query: QueryDict | None = None,
+    hints: bool | None = None,
+    **forms: Any,
 ) -> dict[str, Any]:
     """The session page's context; ``query`` says what the board's controls show (the page's
-    query, or a refused form's post: Tower of Babel's build form needs its disc)."""
+    query, or a refused form's post: Tower of Babel's build form needs its disc); ``hints`` as
+    a live fetch's ticket says, else as this browser chose."""
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
     context = {
-        **live_context(session, viewer="member", hints=hints_on(request, session.pk)),
+        **live_context(session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -99,7 +105,7 @@ def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     if answer is not None:
         return answer
     if ticket is not None:
-        return _region(request, ticket.shown, lambda: selectors.live_session(session_id))
+        return _region(request, ticket.shown, lambda: selectors.live_session(session_id), hints=ticket.hints)
     return _session_live(request, session_id)
 
 
@@ -109,19 +115,23 @@ def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     if row is None:
         raise Http404
     selectors.membership(request.user, row.group_id)
-    return _region(request, host_shown(row), lambda: selectors.session_of_member(request.user, session_id))
+
+    def member_session() -> GameSession:
+        return selectors.session_of_member(request.user, session_id)
+
+    return _region(request, host_shown(row), member_session, hints=hints_on(request, row.pk))
 
 
-def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSession]) -> HttpResponse:
+def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSession], *, hints: bool) -> HttpResponse:
     """The member's region of the session ``shown`` names, read by ``session()`` if it must be
     rendered."""
     return live_response(
         request,
         shown=shown,
-        render=lambda: render(request, "sessions/_session.html", session_context(request, session())),
+        render=lambda: render(request, "sessions/_session.html", session_context(request, session(), hints=hints)),
         session=shown.session_id,
         viewer="member",
-        hints=hints_on(request, shown.session_id) if shown.session_id else False,
+        hints=hints,
     )
 
 
