@@ -76,6 +76,9 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
                 f"The tower: {number} cubes placed; level {number // 4 + 1} is being built.",
                 timeout=3_000,
             )
+        if number == 2:  # each phone keeps its own hints on the versions its tickets fetched
+            expect(phones["Bruno"].get_by_test_id("bc-hint-switch")).to_have_attribute("aria-checked", "true")
+            expect(phones["Ada"].get_by_test_id("bc-hint-switch")).to_have_attribute("aria-checked", "false")
 
     for phone in phones.values():
         expect(phone.get_by_test_id("bc-status")).to_contain_text("Bruno wins: the other player cannot place a cube.")
