@@ -1,11 +1,15 @@
 """The statistics API: player, game and leaderboard, with the pages' per-group isolation."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from sessions import tasks
+from sessions.api.statistics import HistoryOut, HistoryPointOut
 from sessions.statistics.ratings import MIN_RATED_PLAYS
+from sessions.statistics.selectors import HistoryPoint
 from tests.test_statistics import play
 
 
@@ -124,3 +128,16 @@ def test_the_leaderboard_sends_its_first_rows_and_says_how_many_players_it_has(m
     refused = api(member).get(url, {"limit": 201})
     assert refused.status_code == 400
     assert "limit" in str(refused.json())
+
+
+ONE_HOUR_EAST = datetime.timezone(datetime.timedelta(hours=1))
+
+
+def test_the_rating_history_is_written_as_its_schema_says() -> None:
+    points = [
+        HistoryPoint(datetime.datetime(2026, 3, 11, 20, 0, tzinfo=datetime.UTC), "babel-on", 1.5, -2.25),
+        HistoryPoint(
+            datetime.datetime(2026, 3, 12, 21, 5, 7, 123456, tzinfo=ONE_HOUR_EAST), "tower-of-babel", 0.0, 3.0
+        ),
+    ]
+    assert HistoryOut().to_representation(points) == HistoryPointOut(points, many=True).data

@@ -56,6 +56,23 @@ class HistoryPointOut(serializers.Serializer):
     overall = serializers.FloatField(help_text="Conservative rating over all games after it.")
 
 
+@extend_schema_field(HistoryPointOut(many=True))
+class HistoryOut(serializers.Field):
+    """The rating history as ``HistoryPointOut(many=True)`` writes it, written out directly: a
+    point a play, and through the nested serializer a player's few hundred points cost more
+    than the rest of the answer (``bench/group_sizes.py``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+        self.moment = serializers.DateTimeField()
+
+    def to_representation(self, points: Any) -> list[dict[str, Any]]:
+        moment = self.moment.to_representation
+        return [
+            {"played_at": moment(p.played_at), "game": p.game, "rating": p.rating, "overall": p.overall} for p in points
+        ]
+
+
 class PlayerStatisticsOut(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.name")
@@ -77,7 +94,7 @@ class PlayerStatisticsOut(serializers.Serializer):
     opponents = serializers.IntegerField(source="opponent_count", help_text="How many opponents the player has met.")
     rival = OpponentOut(allow_null=True)
     nemesis = OpponentOut(allow_null=True)
-    history = HistoryPointOut(many=True)
+    history = HistoryOut()
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_min_rated_plays(self, _stats: Any) -> int:
