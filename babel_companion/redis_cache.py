@@ -24,16 +24,19 @@ _clients_lock = threading.Lock()
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        options = repr(sorted(self._pool_options.items()))  # type: ignore[attr-defined]  # not in the stubs
+        self._shared = [(server, options) for server in self._servers]  # type: ignore[attr-defined]
+
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        server = self._servers[self._get_connection_pool_index(write)]  # type: ignore[attr-defined]  # not in the stubs
-        options = self._pool_options  # type: ignore[attr-defined]
-        shared = (server, repr(sorted(options.items())))
+        shared = self._shared[self._get_connection_pool_index(write)]  # type: ignore[attr-defined]
         client = _clients.get(shared)
         if client is None:
             with _clients_lock:
                 client = _clients.get(shared)
                 if client is None:
-                    pool = self._pool_class.from_url(server, **options)  # type: ignore[attr-defined]
+                    pool = self._pool_class.from_url(shared[0], **self._pool_options)  # type: ignore[attr-defined]
                     client = _clients[shared] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 

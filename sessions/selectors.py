@@ -76,17 +76,20 @@ def player_of_member(user: User, player_id: int) -> Player:
     return _of_member(user, Player.objects.select_related("group"), player_id)
 
 
+def _session_pages() -> QuerySet[GameSession]:
+    """Sessions as their pages show them: with night, group and seats (no results)."""
+    return with_seats(GameSession.objects.select_related("night", "group"), results=False)
+
+
 def session_of_member(user: User, session_id: int) -> GameSession:
     """The session with its seats (its results, which no session page shows, read if asked)."""
-    sessions = GameSession.objects.select_related("night", "group")
-    return _of_member(user, with_seats(sessions, results=False), session_id)
+    return _of_member(user, _session_pages(), session_id)
 
 
 def live_session(session_id: int) -> GameSession:
     """The session a member's held live ticket names (``sessions.live``), with its seats: the
     member was checked in full when the ticket was given, within its lifetime. 404 if gone."""
-    session = with_seats(GameSession.objects.select_related("night", "group"), results=False).filter(pk=session_id)
-    found = session.first()
+    found = _session_pages().filter(pk=session_id).first()
     if found is None:
         raise Http404
     return found
@@ -251,7 +254,7 @@ def ticket_device(device_id: int, shown: Shown) -> GuestDevice | None:
         device = found.first()
         if device is None or device.night_id != shown.night_id or device.night.live_revision != shown.revision:
             return None  # gone, or changed since: checked in full
-        caching.add(key, device, timeout=TICKET_DEVICE_SECONDS)
+        caching.add(key, device, timeout=NIGHT_REVISION_SECONDS)
     device.shown_id = shown.session_id  # type: ignore[attr-defined]
     device.shown_version = shown.session_version  # type: ignore[attr-defined]
     return device
@@ -263,7 +266,9 @@ def device_code_state(device: GuestDevice) -> str:
     return code_state(device.join_code, last_ended=device.last_ended, any_open=any_open)  # type: ignore[attr-defined]
 
 
-TICKET_DEVICE_SECONDS = 60  # a ticket's own lifetime (sessions.live.TICKET_SECONDS)
+# What is kept per night revision (a device, the night's seats on phones) is right for as long
+# as it is kept; it is kept for a ticket's lifetime (sessions.live.TICKET_SECONDS).
+NIGHT_REVISION_SECONDS = 60
 
 # Every phone of a table reads the session it shows after each move, all at once: the first
 # of a version reads it (two queries), the others take that copy from the cache.
@@ -299,7 +304,7 @@ def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
             .order_by("created_at", "pk")
             .values_list("pk", "player_id", "requested_id")
         )
-        caching.add(key, rows, timeout=TICKET_DEVICE_SECONDS)
+        caching.add(key, rows, timeout=NIGHT_REVISION_SECONDS)
     held = {player_id: pk for pk, player_id, _requested in rows if player_id is not None}
     asking = [pk for pk, _player, requested_id in rows if device.player_id and requested_id == device.player_id]
     return held, asking
