@@ -3,17 +3,26 @@ items 2 and 3), against a "hello" view in the same process.
 
 Run from the repository root: ``.venv/bin/python -m bench.moves`` (``--repeats 40``,
 ``--database postgres,sqlite``; PostgreSQL with Redis as the cache, as in production, SQLite
-without, as ``make run``). Requests go through Django's whole stack in this process
-(``django.test.Client``: middleware, sessions, CSRF, templates; no network), so the figures
-are the server's own work. On a Tower of Babel table of 3 players, each with a phone:
+without, as ``make run``). Each request is measured twice:
 
-- hello: a view answering ``HttpResponse("hello")`` (the baseline);
+- in-process, through Django's whole stack (``django.test.Client``: middleware, sessions, CSRF,
+  templates; no network): the wall time of the server's own work, and its queries;
+- through a server, as the issue measured it: one ``uvicorn`` process of the production
+  command (``bench/servers.py``, ``DJANGO_SETTINGS_MODULE=bench.hello_settings``, the app with
+  the hello view in front), each device on a kept-alive connection with its own cookies; the
+  server's CPU time for each request (its process CPU clock, all threads, read when the server
+  is quiet before and after it: the work it left once answered, a push, counts), and the time
+  the client waited.
+
+On a Tower of Babel table of 3 players, each with a phone:
+
+- hello: a view answering ``HttpResponse("hello")`` (the baseline, ``bench/hello_urls.py``);
 - a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, answered 204: the region
   then fetches itself, as every member's screen does) and a score entry
   (``POST /s/<id>/scores/``);
-- the fetches after a change (a pass, made before each and not timed), as each device makes
-  them when it hears of it, without an ETag (the version is new to them): the first device of
-  a view renders it (the host's region ``GET /s/<id>/live/``, a seated phone's
+- the fetches after a change (a pass by the host, made before each and not timed), as each
+  device makes them when it hears of it, without an ETag (the version is new to them): the
+  first device of a view renders it (the host's region ``GET /s/<id>/live/``, a seated phone's
   ``GET /j/<code>/live/``); every other device of the same view gets that render from the
   cache (a second member's screen, a phone watching without a seat); another seated phone
   renders its own region around the board the first one rendered;
@@ -22,23 +31,26 @@ are the server's own work. On a Tower of Babel table of 3 players, each with a p
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
 sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
 
-Printed for each: the median and p90 time of ``--repeats`` requests, its ratio to hello's
-median, and its queries. Targets: a move at most 10x hello and 8 queries; a device's fetch
-after a change at most 3x hello.
+Printed for each: the median and p90 of ``--repeats`` requests, the ratio of the median to
+hello's, and (in-process) its queries. Targets: a move at most 10x hello and 8 queries; a
+device's fetch after a change at most 3x hello.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from email.message import Message
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from bench import databases, tables
+from bench import databases, servers, tables
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_moves"
 REDIS_URL = "redis://127.0.0.1:6379/8"  # PostgreSQL runs as in production: with Redis as the cache
@@ -47,89 +59,159 @@ REDIS_URL = "redis://127.0.0.1:6379/8"  # PostgreSQL runs as in production: with
 @dataclass
 class Measured:
     name: str
-    times: list[float]  # ms
-    queries: int
+    times: list[float]  # ms the request took, as its client saw it
+    queries: int | None  # in-process only
+    cpu: list[float] = field(default_factory=list)  # ms of the server's CPU, through a server
 
     @property
     def median(self) -> float:
-        return statistics.median(self.times)
+        return statistics.median(self.cpu or self.times)
 
     @property
     def p90(self) -> float:
-        ordered = sorted(self.times)
+        ordered = sorted(self.cpu or self.times)
         return ordered[int(0.9 * (len(ordered) - 1))]
 
 
-def measure(name: str, repeats: int, request: Callable[[], Any], prepare: Callable[[], Any] = lambda: None) -> Measured:
-    """``request()`` timed ``repeats`` times, each after ``prepare()`` (not timed)."""
+@dataclass
+class Answer:
+    """What the tests' ``Client`` answers too: a status and the headers."""
+
+    status_code: int
+    headers: Message
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        return self.headers.get(name, default)
+
+    def __getitem__(self, name: str) -> str:
+        return self.headers[name]
+
+
+class Served:
+    """A device's requests to a server, over one kept-alive connection, with the cookies of
+    the test ``Client`` that set the device up (kept as the answers set them)."""
+
+    def __init__(self, client: Any, port: int) -> None:
+        self.cookies = client.cookies
+        self.connection = http.client.HTTPConnection("127.0.0.1", port)
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Answer:
+        return self._send("GET", path, b"", headers or {})
+
+    def post(self, path: str, data: dict[str, Any], headers: dict[str, str] | None = None) -> Answer:
+        token = self.cookies.get("csrftoken")  # a browser sends it back in the form, as the page has it
+        fields = {**data, "csrfmiddlewaretoken": token.value} if token else data
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        return self._send("POST", path, urlencode(fields).encode(), {**(headers or {}), **form})
+
+    def _send(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Answer:
+        cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in self.cookies.items())
+        try:
+            self.connection.request(method, path, body=body, headers={**headers, "Cookie": cookie})
+            response = self.connection.getresponse()
+        except ConnectionError:  # the server closed a connection idle past its keep-alive: as a browser, again
+            self.connection.close()
+            self.connection.request(method, path, body=body, headers={**headers, "Cookie": cookie})
+            response = self.connection.getresponse()
+        response.read()
+        for set_cookie in response.headers.get_all("Set-Cookie") or []:
+            self.cookies.load(set_cookie)
+        return Answer(response.status, response.headers)
+
+
+def measure(
+    name: str,
+    repeats: int,
+    request: Callable[[], Any],
+    prepare: Callable[[], Any] = lambda: None,
+    server: servers.Server | None = None,
+) -> Measured:
+    """``request()`` timed ``repeats`` times, each after ``prepare()`` (not timed); with a
+    ``server``, its CPU time for each request too (the queries are then not counted)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     prepare()
     request()  # warm: templates loaded, translations read
-    times = []
+    measured = Measured(name=name, times=[], queries=None)
     for _ in range(repeats):
         prepare()
+        # Through a server, its CPU clock once quiet, before and after: what the preparation left
+        # to do is not counted, what the request left (a move's push) is.
+        cpu = servers.quiet_cpu_ms(server.process.pid) if server else 0.0
         began = time.perf_counter()
         request()
-        times.append((time.perf_counter() - began) * 1000)
-    prepare()
-    with CaptureQueriesContext(connection) as captured:
-        request()
-    return Measured(name=name, times=times, queries=len(captured))
+        measured.times.append((time.perf_counter() - began) * 1000)
+        if server:
+            measured.cpu.append(servers.quiet_cpu_ms(server.process.pid) - cpu)
+    if server is None:
+        prepare()
+        with CaptureQueriesContext(connection) as captured:
+            request()
+        measured.queries = len(captured)
+    return measured
 
 
 def run(database: str, repeats: int) -> str:
-    """In a process of its own, on one database."""
+    """In a process of its own, on one database: in-process, then through a server."""
     with tempfile.TemporaryDirectory(prefix="babel-bench-moves-") as folder:
         env, setup = databases.environment(database, Path(folder), postgres_url=DATABASE_URL, redis_url=REDIS_URL)
         databases.set_up_django(env)
         from django.conf import settings
 
+        settings.ROOT_URLCONF = "bench.hello_urls"
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
         settings.STORAGES = {
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         }
-        lines = [f"{database}: {setup}; {repeats} requests each, Django's whole stack in-process"]
-        results = measure_table(repeats)
-        hello = results[0].median
-        lines.append("request | median ms | p90 ms | x hello | queries")
-        for result in results:
-            ratio = result.median / hello
-            lines.append(f"{result.name} | {result.median:.2f} | {result.p90:.2f} | {ratio:.1f} | {result.queries}")
+        lines = [f"{database}: {setup}; {repeats} requests each"]
+        lines += report("Django's whole stack in-process: wall time", measure_table(repeats, server=None))
+        served_env = {**env, "DJANGO_SETTINGS_MODULE": "bench.hello_settings"}
+        extra = ("--no-access-log", "--log-level", "warning")
+        with servers.running(1, env=served_env, log_dir=Path(folder), extra=extra) as (server,):
+            served = measure_table(repeats, server=server)
+        lines += report("through uvicorn (one process): the server's CPU time", served, waited=True)
         return "\n".join(lines)
 
 
-def measure_table(repeats: int) -> list[Measured]:
+def report(title: str, results: list[Measured], *, waited: bool = False) -> list[str]:
+    hello = results[0].median
+    lines = [title, "request | median ms | p90 ms | x hello | " + ("client waited, median ms" if waited else "queries")]
+    for result in results:
+        last = f"{statistics.median(result.times):.2f}" if waited else str(result.queries)
+        lines.append(f"{result.name} | {result.median:.2f} | {result.p90:.2f} | {result.median / hello:.1f} | {last}")
+    return lines
 
+
+def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]:
+    """The requests on a new table, in-process or (with ``server``) through it."""
     from django.contrib.auth.models import User
-    from django.http import HttpRequest, HttpResponse
     from django.test import Client
-    from django.urls import clear_url_caches, path
 
-    from babel_companion import urls
+    from bench.hello_urls import HELLO_PATH
     from sessions import services
     from sessions.live import TICKET_HEADER
     from sessions.models import GameSession
 
-    def hello(request: HttpRequest) -> HttpResponse:
-        return HttpResponse("hello")
-
-    urls.urlpatterns.insert(0, path("bench-hello/", hello))
-    clear_url_caches()
     owner, session, players = tables.started_tower()
     code = services.create_join_code(session=session).code
-    host, second_member = Client(), Client()
+    # The six devices, set up as test clients; through a server, their cookies go with them.
+    set_up: list[Any] = [Client() for _ in range(6)]
+    host, second_member, phone, another_phone, watching, another_watching = set_up
     host.force_login(owner)
-    member = User.objects.create_user("bench-member", password="bench-pass-123")
+    host.get(f"/s/{session.pk}/")  # the CSRF cookie, as the page gives it
+    member = User.objects.create_user(f"bench-member-{session.pk}", password="bench-pass-123")
     services.add_member(group=session.group, user=member)
     second_member.force_login(member)
-    phone, another_phone, watching, another_watching = Client(), Client(), Client(), Client()
     phone.post(f"/j/{code}/seat/", {"seat": str(players[1].pk)})
     another_phone.post(f"/j/{code}/seat/", {"seat": str(players[2].pk)})
     for spectator in (watching, another_watching):
         spectator.get(f"/j/{code}/")
+    if server is not None:
+        host, second_member, phone, another_phone, watching, another_watching = (
+            Served(client, server.port) for client in set_up
+        )
     htmx = {"HX-Request": "true", "HX-Target": "session"}
 
     def version() -> int:
@@ -151,24 +233,27 @@ def measure_table(repeats: int) -> list[Measured]:
         assert answer.status_code == 204, answer.status_code
 
     def a_change() -> None:
-        services.append_event(session_id=session.pk, expected_version=version(), type="tob.pass")
+        """A pass by the host, as the table makes them (through the server, when there is one:
+        its cache then hears of it as it would)."""
+        read_version()
+        a_pass()
 
-    tickets: dict[Client, str] = {}  # each device's last ticket, sent back as app.js does
+    tickets: dict[Any, str] = {}  # each device's last ticket, sent back as app.js does
 
-    def fetch(client: Client, url: str, **headers: str) -> Any:
-        answer = client.get(url, headers={**headers, TICKET_HEADER: tickets.get(client, "")})
-        tickets[client] = answer.get(TICKET_HEADER, "")
+    def fetch(device: Any, url: str, **headers: str) -> Any:
+        answer = device.get(url, headers={**headers, TICKET_HEADER: tickets.get(device, "")})
+        tickets[device] = answer.get(TICKET_HEADER, "")
         return answer
 
-    def host_fetch(client: Client) -> Callable[[], None]:
+    def host_fetch(device: Any) -> Callable[[], None]:
         def fetched() -> None:
-            assert fetch(client, f"/s/{session.pk}/live/", **htmx).status_code == 200
+            assert fetch(device, f"/s/{session.pk}/live/", **htmx).status_code == 200
 
         return fetched
 
-    def phone_fetch(client: Client) -> Callable[[], None]:
+    def phone_fetch(device: Any) -> Callable[[], None]:
         def fetched() -> None:
-            assert fetch(client, f"/j/{code}/live/", **{"HX-Request": "true"}).status_code == 200
+            assert fetch(device, f"/j/{code}/live/", **{"HX-Request": "true"}).status_code == 200
 
         return fetched
 
@@ -181,27 +266,23 @@ def measure_table(repeats: int) -> list[Measured]:
 
         return prepare
 
+    def timed(name: str, request: Callable[[], Any], prepare: Callable[[], Any] = lambda: None) -> Measured:
+        return measure(name, repeats, request, prepare, server)
+
     results = [
-        measure("hello", repeats, lambda: host.get("/bench-hello/")),
-        measure("move: a pass (host, htmx)", repeats, a_pass, read_version),
-        measure("move: a score entry (host, htmx)", repeats, a_score_entry, read_version),
-        measure("after a change, first of its view: host region", repeats, host_fetch(host), a_change),
-        measure("after a change, first of its view: seated phone", repeats, phone_fetch(phone), a_change),
-        measure(
+        timed("hello", lambda: host.get(HELLO_PATH)),
+        timed("move: a pass (host, htmx)", a_pass, read_version),
+        timed("move: a score entry (host, htmx)", a_score_entry, read_version),
+        timed("after a change, first of its view: host region", host_fetch(host), a_change),
+        timed("after a change, first of its view: seated phone", phone_fetch(phone), a_change),
+        timed(
             "after a change, 2nd seated phone (board kept)",
-            repeats,
             phone_fetch(another_phone),
             change_seen_by(phone_fetch(phone)),
         ),
-        measure(
-            "after a change, kept render: 2nd member",
-            repeats,
-            host_fetch(second_member),
-            change_seen_by(host_fetch(host)),
-        ),
-        measure(
+        timed("after a change, kept render: 2nd member", host_fetch(second_member), change_seen_by(host_fetch(host))),
+        timed(
             "after a change, kept render: 2nd watcher",
-            repeats,
             phone_fetch(another_watching),
             change_seen_by(phone_fetch(watching)),
         ),
@@ -215,8 +296,8 @@ def measure_table(repeats: int) -> list[Measured]:
         answer = phone.get(f"/j/{code}/live/", headers={"HX-Request": "true", "If-None-Match": etag})
         assert answer.status_code == 304
 
-    results.append(measure("phone 304 (nothing new)", repeats, phone_304))
-    results.append(measure("phone 304, no ticket (checked in full)", repeats, phone_304_in_full))
+    results.append(timed("phone 304 (nothing new)", phone_304))
+    results.append(timed("phone 304, no ticket (checked in full)", phone_304_in_full))
     return results
 
 

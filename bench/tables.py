@@ -7,7 +7,8 @@ from typing import Any
 
 
 def started_tower() -> tuple[Any, Any, list[Any]]:
-    """(the owner's account, the session, its players in seat order)."""
+    """(the owner's account, the session, its players in seat order); a new account each call,
+    so one process can set up several tables."""
     import datetime
 
     from django.contrib.auth.models import User
@@ -15,7 +16,7 @@ def started_tower() -> tuple[Any, Any, list[Any]]:
     from scoring.tower_of_babel import engine as tob
     from sessions import services
 
-    owner = User.objects.create_user("bench", password="bench-pass-123")
+    owner = User.objects.create_user(f"bench-{User.objects.count() + 1}", password="bench-pass-123")
     group = services.create_group(owner=owner, name="Bench table")
     players = [services.create_player(group=group, name=name) for name in ("Ada", "Bruno", "Chiara")]
     night = services.create_night(group=group, date=datetime.date.today(), place="Bench")
