@@ -54,8 +54,11 @@ def settle_django() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def generate(*, group: Any, players: int, sessions: int, seed: int = 2026, start: datetime | None = None) -> None:
-    """``sessions`` finished sessions among ``players`` new players of ``group`` (bulk inserts).
+def generate(
+    *, group: Any, players: int, sessions: int, seed: int = 2026, start: datetime | None = None, names: str = "Player"
+) -> None:
+    """``sessions`` finished sessions among ``players`` new players of ``group`` (bulk inserts),
+    named ``names`` and a number.
 
     Each player has a hidden skill; scores follow it with noise, so ratings have something
     to find. Sessions spread over up to three years (ten a day at least) ending yesterday,
@@ -72,7 +75,7 @@ def generate(*, group: Any, players: int, sessions: int, seed: int = 2026, start
     if start is None:
         start = (datetime.now(UTC) - timedelta(days=days + 1)).replace(hour=19, minute=0, second=0, microsecond=0)
     made = Player.objects.bulk_create(
-        Player(group=group, name=f"Player {index:05d}", created_at=start) for index in range(players)
+        Player(group=group, name=f"{names} {index:05d}", created_at=start) for index in range(players)
     )
     skill = {p.pk: rng.gauss(0, 1) for p in made}
     ids = [p.pk for p in made]

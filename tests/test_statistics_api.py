@@ -7,6 +7,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from sessions import tasks
+from sessions.api import statistics as statistics_api
 from sessions.api.statistics import HistoryOut, HistoryPointOut
 from sessions.statistics.ratings import MIN_RATED_PLAYS
 from sessions.statistics.selectors import HistoryPoint
@@ -33,6 +34,7 @@ def endpoints(group, player):
         reverse("api-player-statistics", args=[player.pk]),
         reverse("api-game-statistics", args=[group.pk, "tower-of-babel"]),
         reverse("api-leaderboard", args=[group.pk]),
+        reverse("api-player-rating-history", args=[player.pk, 2026]),
     ]
 
 
@@ -66,6 +68,33 @@ def test_player_statistics_give_figures_per_game_opponents_and_the_rating_histor
     assert body["nemesis"] is None
     assert len(body["history"]) == 5
     assert set(body["history"][0]) == {"played_at", "game", "rating", "overall"}
+
+
+def test_player_statistics_send_the_latest_points_of_the_rating_history_and_the_years_that_hold_the_rest(
+    member, night, players, monkeypatch
+):
+    ada, bruno, chiara, _dieter = players
+    for day in (0, 100, 400, 500, 800, 900, 950):  # 2026, 2027 and 2028
+        tasks.update_statistics(play(night, [ada, bruno, chiara], [30, 20, 10], days=day).pk)
+    monkeypatch.setattr(statistics_api, "HISTORY_SHOWN", 4)
+    client = api(member)
+    body = client.get(reverse("api-player-statistics", args=[ada.pk])).json()
+    assert body["history_years"] == [2026, 2027, 2028]
+    years = [
+        client.get(reverse("api-player-rating-history", args=[ada.pk, year])).json() for year in (2026, 2027, 2028)
+    ]
+    assert [len(year["points"]) for year in years] == [2, 2, 3]
+    assert {tuple(year["years"]) for year in years} == {(2026, 2027, 2028)}
+    whole = [point for year in years for point in year["points"]]
+    assert len(whole) == body["rated_plays"] == 7
+    assert [point["played_at"] for point in whole] == sorted(point["played_at"] for point in whole)
+    assert body["history"] == whole[-4:]  # two years hold the latest four: the oldest is not read
+    monkeypatch.setattr(statistics_api, "HISTORY_SHOWN", 6)
+    assert client.get(reverse("api-player-statistics", args=[ada.pk])).json()["history"] == whole[-6:]
+
+
+def test_a_year_without_rating_history_is_not_found(member, played, players):
+    assert api(member).get(reverse("api-player-rating-history", args=[players[0].pk, 2025])).status_code == 404
 
 
 def test_game_statistics_give_plays_winning_scores_distribution_and_seats(member, played):

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from bench.statistics import generate
 from sessions import tasks
-from sessions.models import Result
+from sessions.models import RatingHistory, Result
 from sessions.statistics import services as statistics
 from sessions.statistics.selectors import leaderboard
 from tests.test_statistics import play
@@ -143,10 +143,12 @@ def test_the_pages_and_the_api_use_at_most_ten_queries_whatever_the_size(
     generate(group=group, players=people, sessions=sessions)
     statistics.rebuild_group(group_id=group.pk)
     player = group.players.order_by("pk").first()
+    year = RatingHistory.objects.filter(player=player).order_by("year").values_list("year", flat=True).first()
     pages = [
         *urls(group, player),
         reverse("leaderboard", args=[group.pk]) + "?period=year&order=win_rate&min_plays=2&game=seven-wonders",
         reverse("api-player-statistics", args=[player.pk]),
+        reverse("api-player-rating-history", args=[player.pk, year]),
         reverse("api-game-statistics", args=[group.pk, "seven-wonders"]),
         reverse("api-leaderboard", args=[group.pk]) + "?period=month",
     ]

@@ -22,7 +22,7 @@ from sessions.api.pagination import MAX_PAGE_SIZE
 from sessions.games import GAMES
 from sessions.statistics import selectors as statistics
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL
-from sessions.statistics.selectors import OPPONENTS_SHOWN, ORDERS, PERIODS
+from sessions.statistics.selectors import HISTORY_SHOWN, OPPONENTS_SHOWN, ORDERS, PERIODS
 
 # --- output serializers ------------------------------------------------------------------
 
@@ -94,11 +94,25 @@ class PlayerStatisticsOut(serializers.Serializer):
     opponents = serializers.IntegerField(source="opponent_count", help_text="How many opponents the player has met.")
     rival = OpponentOut(allow_null=True)
     nemesis = OpponentOut(allow_null=True)
-    history = HistoryOut()
+    history = HistoryOut(
+        help_text=f"The latest {HISTORY_SHOWN} points of the rating history, oldest first: a point a rated play, "
+        "rated_plays in all. The whole history is read a year at a time (history_years)."
+    )
+    history_years = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The years with points in the rating history, oldest first: see player_rating_history.",
+    )
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_min_rated_plays(self, _stats: Any) -> int:
         return MIN_RATED_PLAYS
+
+
+class RatingHistoryOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    year = serializers.IntegerField()
+    points = HistoryOut(help_text="Every point of the year, oldest first: a point a rated play.")
+    years = serializers.ListField(child=serializers.IntegerField(), help_text="The years with points, oldest first.")
 
 
 class SeatOut(serializers.Serializer):
@@ -188,7 +202,23 @@ class LeaderboardIn(serializers.Serializer):
 @api_view(["GET"])
 def player_statistics(request: Request, player_id: int) -> Response:
     player = selectors.player_of_member(request.user, player_id)
-    return Response(PlayerStatisticsOut(statistics.player_statistics(player)).data)
+    return Response(PlayerStatisticsOut(statistics.player_statistics(player, history=HISTORY_SHOWN)).data)
+
+
+@extend_schema(
+    operation_id="player_rating_history",
+    summary="A player's rating history in one year (the years are in the player's statistics)",
+    responses={200: RatingHistoryOut},
+    tags=["statistics"],
+)
+@api_view(["GET"])
+def player_rating_history(request: Request, player_id: int, year: int) -> Response:
+    player = selectors.player_of_member(request.user, player_id)
+    points = statistics.rating_history_of_year(player, year)
+    if points is None:
+        raise Http404
+    years = statistics.rating_history_years(player)
+    return Response(RatingHistoryOut({"player": player.pk, "year": year, "points": points, "years": years}).data)
 
 
 @extend_schema(

@@ -16,6 +16,11 @@ urlpatterns = [
     path("groups/<int:group_id>/nights/", resources.GroupNights.as_view(), name="api-group-nights"),
     path("players/<int:player_id>/", resources.PlayerDetail.as_view(), name="api-player"),
     path("players/<int:player_id>/statistics/", statistics.player_statistics, name="api-player-statistics"),
+    path(
+        "players/<int:player_id>/rating-history/<int:year>/",
+        statistics.player_rating_history,
+        name="api-player-rating-history",
+    ),
     path("groups/<int:group_id>/leaderboard/", statistics.leaderboard, name="api-leaderboard"),
     path("groups/<int:group_id>/games/<slug:game>/statistics/", statistics.game_statistics, name="api-game-statistics"),
     path("nights/<int:night_id>/", resources.NightDetail.as_view(), name="api-night"),

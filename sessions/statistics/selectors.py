@@ -27,6 +27,9 @@ from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL, conservative
 MIN_SHARED_PLAYS = 3
 REGULAR_OPPONENTS = 5
 OPPONENTS_SHOWN = 30  # head to head: the opponents with the most shared plays
+# The API's player statistics send the latest points of the rating history (a point a rated
+# play: a regular of a large group has hundreds); the rest is read a year at a time.
+HISTORY_SHOWN = 100
 PERIODS = ("all", "year", "month")
 ORDERS = ("rating", "win_rate")
 
@@ -97,7 +100,8 @@ class PlayerStatistics:
     opponents: list[Opponent] = field(default_factory=list)
     rival: Opponent | None = None
     nemesis: Opponent | None = None
-    history: list[HistoryPoint] = field(default_factory=list)
+    history: list[HistoryPoint] = field(default_factory=list)  # the latest, or all: see player_statistics
+    history_years: list[int] = field(default_factory=list)  # the years that have points, oldest first
     opponent_count: int = 0  # all the player's opponents; ``opponents`` holds the most shared
 
     @property
@@ -142,11 +146,14 @@ def _opponents(player: Player, shown: int) -> tuple[list[Opponent], list[Opponen
     return most_shared, qualified, rows[0][6] if rows else 0
 
 
-def player_statistics(player: Player, *, opponents: int = OPPONENTS_SHOWN) -> PlayerStatistics:
-    """Five queries whose answers do not grow with the group: ratings, the player's figures
+def player_statistics(
+    player: Player, *, opponents: int = OPPONENTS_SHOWN, history: int | None = None
+) -> PlayerStatistics:
+    """A few queries whose answers do not grow with the group: ratings, the player's figures
     per game (summed by the database), the places of the player's plays in order (the
     streaks), the ``opponents`` opponents with the most shared plays (and those with enough
-    for a rival or a nemesis), and the rating history."""
+    for a rival or a nemesis), and the rating history: its latest ``history`` points (read
+    from the newest years until there are enough), or all of it (``None``, the page's chart)."""
     stats = PlayerStatistics(player=player)
     lines: dict[str, GameLine] = {}
     for row in PlayerRating.objects.filter(player=player):
@@ -195,9 +202,33 @@ def player_statistics(player: Player, *, opponents: int = OPPONENTS_SHOWN) -> Pl
         stats.nemesis = max(beaten_by, key=lambda o: (o.losses / o.shared, o.shared))
     if qualified:
         stats.rival = min(qualified, key=lambda o: (abs(o.wins - o.losses) / o.shared, -o.shared, o.name))
-    by_year = RatingHistory.objects.filter(player=player).order_by("year").values_list("points", flat=True)
-    points = [point for year in by_year for point in year]
-    stats.history = [
+    stats.history_years, points = _history(player, latest=history)
+    stats.history = _history_points(points)
+    return stats
+
+
+def _history(player: Player, *, latest: int | None) -> tuple[list[int], list[list[Any]]]:
+    """(the years with points, the points: the latest ``latest`` or all), oldest first.
+    With ``latest``, the newest two years' rows are read, and the others only if those two
+    hold fewer points (a year's row holds every play of the player in it)."""
+    rows = RatingHistory.objects.filter(player=player)
+    if latest is None:
+        read = list(rows.order_by("year").values_list("year", "points"))
+        years = [year for year, _points in read]
+    else:
+        years = rating_history_years(player)
+        newest_first = rows.order_by("-year").values_list("year", "points")
+        read = list(newest_first[:2])
+        if sum(len(year_points) for _year, year_points in read) < latest and len(years) > 2:
+            read += list(newest_first[2:])
+        read.reverse()
+    points = [point for _year, year_points in read for point in year_points]
+    return years, points if latest is None else points[-latest:]
+
+
+def _history_points(points: list[list[Any]]) -> list[HistoryPoint]:
+    """Stored points ([played at, session, game, mu, sigma, overall mu, overall sigma]) as shown."""
+    return [
         HistoryPoint(
             played_at=datetime.fromisoformat(played_at),
             game=game,
@@ -206,7 +237,17 @@ def player_statistics(player: Player, *, opponents: int = OPPONENTS_SHOWN) -> Pl
         )
         for played_at, _session, game, mu, sigma, overall_mu, overall_sigma in points
     ]
-    return stats
+
+
+def rating_history_years(player: Player) -> list[int]:
+    """The years with points in the player's rating history, oldest first."""
+    return list(RatingHistory.objects.filter(player=player).order_by("year").values_list("year", flat=True))
+
+
+def rating_history_of_year(player: Player, year: int) -> list[HistoryPoint] | None:
+    """The player's rating history in ``year``, oldest first; None if it has no points then."""
+    points = RatingHistory.objects.filter(player=player, year=year).values_list("points", flat=True).first()
+    return None if points is None else _history_points(points)
 
 
 # --- game --------------------------------------------------------------------------------
