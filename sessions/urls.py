@@ -1,10 +1,11 @@
 from django.urls import path
 
-from sessions.views import accounts, exports, groups, join, nights, phones, play, statistics, tokens
+from sessions.views import accounts, exports, groups, join, nights, phones, play, statistics, theme, tokens
 
 urlpatterns = [
     path("", groups.home, name="home"),
     path("signup/", accounts.signup, name="signup"),
+    path("theme/", theme.theme_switch, name="theme_switch"),
     path("account/token/", tokens.api_token, name="api_token"),
     path("account/token/revoke/", tokens.api_token_revoke, name="api_token_revoke"),
     path("groups/new/", groups.group_new, name="group_new"),

@@ -108,7 +108,7 @@ def test_the_host_frees_a_seat_and_the_old_phone_loses_it_at_once(member_client,
     disc, kind = ask_for_offers(member_client, session)
     bruno = phone(code, seats[1])
     host_page = member_client.get(f"/s/{session.pk}/").content.decode()
-    assert "Free this seat" in host_page
+    assert "Free Bruno's seat" in host_page
     assert member_client.post(f"/s/{session.pk}/phones/{seats[1]}/free/").status_code == 302
     page = bruno.get(f"/j/{code}/").content.decode()
     assert "You are Bruno" not in page

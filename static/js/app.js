@@ -176,7 +176,19 @@
     }
   });
 
+  // The theme switch says "Dark theme" on or off: the server knows a choice made with it;
+  // without one the page follows the device, which only the browser knows.
+  function themeSwitch() {
+    var button = document.querySelector("[data-theme-switch]");
+    if (!button || document.documentElement.hasAttribute("data-theme")) return;
+    if (window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches) {
+      button.setAttribute("aria-checked", "true");
+      button.value = "light";
+    }
+  }
+
   function configure() {
+    themeSwitch();
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     // A form being filled in stays as it is while the same form is still on the table; one
