@@ -272,6 +272,48 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
     )
 
 
+# --- the table display ------------------------------------------------------------------------
+
+
+@with_phone
+def table_display(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
+    return render_table(request, phone)
+
+
+def render_table(request: HtmxRequest, phone: GuestDevice, *, region: bool = False) -> HttpResponse:
+    """The table display: the game the night's phones follow, in big type for a tablet or a TV
+    in the middle of the table. It shows what every player may see, whatever seat its device
+    holds (a phone that also holds a seat shows no secret of it here)."""
+    session = selectors.shown_session(phone)
+    context: dict[str, Any] = {"code": phone.join_code.code, "device": phone}
+    if session is not None:
+        context.update(live_context(session, viewer="table"))
+        with_shared_board(request, context)  # once a version for every display of the night
+    context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
+    template = "sessions/_table.html" if region or request.htmx else "table.html"
+    return render(request, template, context)
+
+
+def table_display_live(request: HtmxRequest, code: str) -> HttpResponse:
+    """The table display's region again, or 304 (checked in full or by its ticket, as a phone's)."""
+    ticket = held_ticket(request)
+    answer = from_ticket(request, ticket)
+    if answer is not None:
+        return answer
+    phone = _phone(request, code)
+    if isinstance(phone, HttpResponse):
+        return phone
+    shown_id = getattr(phone, "shown_id", None)
+    return live_response(
+        request,
+        shown=Shown(shown_id, phone.night_id, getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
+        render=lambda: render_table(request, phone, region=True),
+        viewer="table",
+        code=phone.join_code.code,
+        session=shown_id or "",
+    )
+
+
 def _back(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
     if request.htmx:
         return render_guest(request, phone)

@@ -187,8 +187,25 @@
     }
   }
 
+  // The table display keeps its screen on (Screen Wake Lock) and says whether it can; the
+  // browser lets the lock go whenever the page is hidden, so it is asked for again on return.
+  function keepAwake() {
+    var line = document.querySelector("[data-wake-lock]");
+    if (!line) return;
+    function say(on) { line.textContent = line.getAttribute(on ? "data-on" : "data-off"); }
+    function ask() {
+      if (!navigator.wakeLock) { say(false); return; }
+      navigator.wakeLock.request("screen").then(function () { say(true); }, function () { say(false); });
+    }
+    ask();
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") ask();
+    });
+  }
+
   function configure() {
     themeSwitch();
+    keepAwake();
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     // A form being filled in stays as it is while the same form is still on the table; one
