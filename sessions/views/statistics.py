@@ -70,7 +70,7 @@ def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
 
 
 def record(opponent: statistics.Opponent | None) -> str:
-    """"2 wins, 1 loss": how a player fared against an opponent, with the right plurals."""
+    """ "2 wins, 1 loss": how a player fared against an opponent, with the right plurals."""
     if opponent is None:
         return ""
     wins = ngettext("%(count)d win", "%(count)d wins", opponent.wins) % {"count": opponent.wins}
