@@ -38,6 +38,10 @@ def breakdown_label(game: str, key: str) -> str:
     return key
 
 
+def wins(count: int) -> str:
+    return ngettext("%(count)d win", "%(count)d wins", count) % {"count": count}
+
+
 def rating_history_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
     by_game: dict[str, list[tuple[datetime, float]]] = {}
     for point in stats.history:
@@ -61,7 +65,7 @@ def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
         description=_("%(name)s: %(wins)s in %(plays)s.")
         % {
             "name": stats.player.name,
-            "wins": ngettext("%(count)d win", "%(count)d wins", stats.wins) % {"count": stats.wins},
+            "wins": wins(stats.wins),
             "plays": ngettext("%(count)d game", "%(count)d games", stats.plays) % {"count": stats.plays},
         },
         bars=[(line.name, line.wins) for line in stats.games],
@@ -70,12 +74,11 @@ def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
 
 
 def record(opponent: statistics.Opponent | None) -> str:
-    """ "2 wins, 1 loss": how a player fared against an opponent, with the right plurals."""
+    """How a player fared against an opponent ("2 wins, 1 loss"), with the right plurals."""
     if opponent is None:
         return ""
-    wins = ngettext("%(count)d win", "%(count)d wins", opponent.wins) % {"count": opponent.wins}
     losses = ngettext("%(count)d loss", "%(count)d losses", opponent.losses) % {"count": opponent.losses}
-    return _("%(wins)s, %(losses)s") % {"wins": wins, "losses": losses}
+    return _("%(wins)s, %(losses)s") % {"wins": wins(opponent.wins), "losses": losses}
 
 
 def score_distribution_chart(view: statistics.GameStatisticsView) -> charts.Chart:
