@@ -41,7 +41,7 @@ def test_the_player_page_shows_plays_wins_streaks_scores_and_head_to_head(member
     assert figures["Longest win streak"] == "2"
     assert "<td>40</td><td>28.3</td><td>10</td>" in page  # best, average, worst in Tower of Babel
     assert re.search(r">Bruno</a></th>\s*<td>3</td><td>2</td><td>1</td><td>0</td>", page)
-    assert "Rival: Bruno (2 wins, 1 losses)" in page  # 3 shared plays: named (as close as Chiara, first by name)
+    assert "Rival: Bruno (2 wins, 1 loss)" in page  # 3 shared plays: named (as close as Chiara, first by name)
     assert "Dieter" in page
     assert "Rival: Dieter" not in page  # 1 shared play: not a rival
 

@@ -94,7 +94,8 @@ def test_the_game_page_reads_winning_scores_distribution_seats_and_points_by_sou
     assert (view.plays, view.average_winning_score, view.best_winning_score) == (2, 45.0, 50)
     assert view.scores == [(10, 1), (20, 2), (30, 1), (40, 1), (50, 1)]
     assert [(s.seat, s.plays, s.wins) for s in view.seats] == [(0, 2, 1), (1, 2, 1), (2, 2, 0)]
-    assert view.breakdown == [("wonders", 25.0), ("rejected", 2.0), ("discs", 3.0), ("action_cards", 0.0)]
+    # No point from action cards: played without them (TB-10), so the source is left out.
+    assert view.breakdown == [("wonders", 25.0), ("rejected", 2.0), ("discs", 3.0)]
 
 
 def test_a_game_without_sessions_has_empty_statistics(group):
@@ -114,7 +115,7 @@ def test_the_leaderboard_orders_by_rating_or_win_rate_with_a_minimum_of_plays(ni
     assert [r.name for r in by_rate] == ["Dieter", "Ada", "Bruno", "Chiara"]
     assert [r.name for r in selectors.leaderboard(night.group, min_plays=2)] == ["Ada", "Bruno", "Chiara"]
     tower = selectors.leaderboard(night.group, game="babel-on")
-    assert [(r.name, r.plays, r.wins) for r in tower] == [("Ada", 1, 0), ("Dieter", 1, 1)]
+    assert [(r.name, r.plays, r.wins) for r in tower] == [("Dieter", 1, 1), ("Ada", 1, 0)]  # unrated: by wins
 
 
 def test_the_period_filters_count_only_the_plays_of_this_month_or_year(night, players):

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.utils.formats import date_format, number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import is_aware, localtime
 
 WIDTH, HEIGHT = 400, 240  # user units: about one to one on a phone, so the text stays readable
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
@@ -50,6 +51,12 @@ def _open(chart_id: str, title: str, description: str, height: int = HEIGHT) -> 
 
 def _num(value: float, decimals: int = 1) -> str:
     return str(number_format(round(value, decimals), decimal_pos=decimals if value != int(value) else 0))
+
+
+def shown_date(moment: datetime) -> str:
+    """A date as the pages write it (``|date:"DATE_FORMAT"``): the language's own format, with
+    its month names, in the local time zone, so the chart's labels read like the text around it."""
+    return str(date_format(localtime(moment) if is_aware(moment) else moment, "DATE_FORMAT"))
 
 
 def _thin(points: Sequence[tuple[datetime, float]]) -> Sequence[tuple[datetime, float]]:
@@ -111,7 +118,7 @@ def line_chart(
         first = min((s.points[0][0] for s in drawn), key=lambda t: t.timestamp())
         last = max((s.points[-1][0] for s in drawn), key=lambda t: t.timestamp())
         for tx, anchor, moment in ((LEFT, "start", first), (WIDTH - RIGHT, "end", last)):
-            label = escape(date_format(moment, "SHORT_DATE_FORMAT"))
+            label = escape(shown_date(moment))
             parts.append(
                 f'<text x="{tx}" y="{HEIGHT - BOTTOM + 14}" font-size="11" text-anchor="{anchor}">{label}</text>'
             )

@@ -257,6 +257,13 @@ BREAKDOWN_KEYS: dict[str, tuple[str, ...]] = {
     TOWER_OF_BABEL: ("wonders", "final_wonders", "rejected", "discs", "action_cards"),
     SEVEN_WONDERS: (*SHEET_COLUMNS, "coins"),
 }
+# The sources of a game's optional parts (expansions, modules, action cards). The engines
+# write them as 0 when a session is played without them, so a source nobody has scored a
+# point from is a part the group has not played: the game page leaves it out.
+OPTIONAL_SOURCES: dict[str, frozenset[str]] = {
+    TOWER_OF_BABEL: frozenset({"action_cards"}),
+    SEVEN_WONDERS: frozenset({"leaders", "cities", "babel_tiles", "great_projects"}),
+}
 
 
 @dataclass
@@ -309,10 +316,11 @@ def game_statistics(group: Group, game: str) -> GameStatisticsView:
             key=lambda s: s.seat,
         )
         sums = totals.get("breakdown", {})
+        optional = OPTIONAL_SOURCES.get(game, frozenset())
         view.breakdown = [
             (key, round(sums[key][0] / sums[key][1], 1))
             for key in BREAKDOWN_KEYS.get(game, ())
-            if key in sums and sums[key][1]
+            if key in sums and sums[key][1] and (key not in optional or sums[key][0])
         ]
     ratings = (
         PlayerRating.objects.filter(player__group=group, game=game, plays__gte=MIN_RATED_PLAYS)
@@ -392,5 +400,14 @@ def leaderboard(
     if order == "win_rate":
         rows.sort(key=lambda r: (-(r.win_rate or 0), -r.plays, r.name.lower()))
     else:
-        rows.sort(key=lambda r: (r.rating is None, -(r.rating or 0), -r.plays, r.name.lower()))
+        rows.sort(key=_by_rating_then_wins)
     return rows
+
+
+def _by_rating_then_wins(row: LeaderboardRow) -> tuple[Any, ...]:
+    """Rated players first, best rating first; then the players without a rating yet by
+    wins, win rate and plays: a newcomer with no win never heads the board only because
+    nobody has played enough games for a rating."""
+    if row.rating is not None:
+        return (0, -row.rating, -row.plays, row.name.lower())
+    return (1, -row.wins, -(row.win_rate or 0), -row.plays, row.name.lower())

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from sessions import selectors
 from sessions.boards.seven_wonders import COLUMN_NAMES
@@ -37,6 +38,10 @@ def breakdown_label(game: str, key: str) -> str:
     return key
 
 
+def wins(count: int) -> str:
+    return ngettext("%(count)d win", "%(count)d wins", count) % {"count": count}
+
+
 def rating_history_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
     by_game: dict[str, list[tuple[datetime, float]]] = {}
     for point in stats.history:
@@ -46,9 +51,8 @@ def rating_history_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
     return charts.line_chart(
         chart_id="rating-history",
         title=_("Rating history of %(name)s") % {"name": stats.player.name},
-        description=_(
-            "The conservative rating (mu minus three sigma) after each play, over all games and in each game."
-        ),
+        description=_("The rating of %(name)s after each game, over all games and in each game.")
+        % {"name": stats.player.name},
         series=series,
         headers=(_("Rating"), _("Plays"), _("First"), _("Last"), _("Lowest"), _("Highest")),
     )
@@ -58,11 +62,23 @@ def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
     return charts.hbar_chart(
         chart_id="wins-by-game",
         title=_("Wins by game"),
-        description=_("%(name)s: %(wins)d wins in %(plays)d plays.")
-        % {"name": stats.player.name, "wins": stats.wins, "plays": stats.plays},
+        description=_("%(name)s: %(wins)s in %(plays)s.")
+        % {
+            "name": stats.player.name,
+            "wins": wins(stats.wins),
+            "plays": ngettext("%(count)d game", "%(count)d games", stats.plays) % {"count": stats.plays},
+        },
         bars=[(line.name, line.wins) for line in stats.games],
         headers=(_("Game"), _("Wins")),
     )
+
+
+def record(opponent: statistics.Opponent | None) -> str:
+    """How a player fared against an opponent ("2 wins, 1 loss"), with the right plurals."""
+    if opponent is None:
+        return ""
+    losses = ngettext("%(count)d loss", "%(count)d losses", opponent.losses) % {"count": opponent.losses}
+    return _("%(wins)s, %(losses)s") % {"wins": wins(opponent.wins), "losses": losses}
 
 
 def score_distribution_chart(view: statistics.GameStatisticsView) -> charts.Chart:
@@ -86,6 +102,8 @@ def player_statistics(request: MemberRequest, player_id: int) -> HttpResponse:
         "more_opponents": stats.opponent_count - len(stats.opponents),
         "group": player.group,
         "stats": stats,
+        "rival_record": record(stats.rival),
+        "nemesis_record": record(stats.nemesis),
         "history_chart": rating_history_chart(stats),
         "wins_chart": wins_by_game_chart(stats),
         "min_rated_plays": MIN_RATED_PLAYS,
@@ -122,6 +140,9 @@ def leaderboard(request: MemberRequest, group_id: int) -> HttpResponse:
         "filters": filters,
         "rows": rows[:PAGE_ROWS],
         "more_rows": max(0, len(rows) - PAGE_ROWS),
+        # Whether the page says why players without a rating are ordered by wins.
+        "rated": any(row.rating is not None for row in rows),
+        "unrated": any(row.rating is None for row in rows),
         "games": GAMES.values(),
         "min_rated_plays": MIN_RATED_PLAYS,
     }
