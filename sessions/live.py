@@ -48,6 +48,7 @@ from sessions import caching
 from sessions.boards import HINTS, board_for
 from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Seat
+from sessions.winners import winners
 
 
 @dataclass(frozen=True)
@@ -325,6 +326,8 @@ def live_context(session: GameSession, *, viewer: str, seat: str | None = None, 
         "viewer": viewer,
         "live_version": live_version(session),
     }
+    if session.status == core.FINISHED:
+        context["winners"] = winners(session, rows)
     board = board_for(session)
     if board is not None:
         context.update(board.board_context(session))

@@ -183,6 +183,50 @@ def hbar_chart(
     return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
 
 
+def stacked_hbar_chart(
+    *,
+    chart_id: str,
+    title: str,
+    description: str,
+    bars: Sequence[tuple[str, Sequence[tuple[str, float]]]],
+    headers: tuple[str, ...],
+) -> Chart:
+    """Horizontal bars cut into parts (a player's points by source): one bar per label, each
+    part in its source's colour, a legend above. The table: label, then each source's value
+    in ``headers``' order (``headers[1:]`` name the sources), then the total."""
+    sources = list(headers[1:-1])
+    row_h, legend_h, label_w = 30, 20 * ((len(sources) + 2) // 3), 110
+    height = TOP + legend_h + row_h * max(len(bars), 1) + 8
+    parts = _open(chart_id, title, description, height)
+    for index, source in enumerate(sources):  # the legend, three to a line
+        lx, ly = LEFT + (index % 3) * 120 - 36, TOP + (index // 3) * 20
+        parts.append(f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{PALETTE[index % len(PALETTE)]}" />')
+        parts.append(f'<text x="{lx + 16}" y="{ly + 10}" font-size="11">{escape(source)}</text>')
+    high = max((sum(max(v, 0) for _s, v in split) for _l, split in bars), default=0) or 1
+    plot_w = WIDTH - label_w - RIGHT - 36
+    for row, (label, split) in enumerate(bars):
+        by, bx = TOP + legend_h + row * row_h, float(label_w)
+        parts.append(f'<text x="{label_w - 6}" y="{by + 18}" font-size="12" text-anchor="end">{escape(label)}</text>')
+        for source, value in split:
+            if value <= 0:  # a loss (rejected offers) is in the table, not drawn
+                continue
+            width = value / high * plot_w
+            colour = PALETTE[sources.index(source) % len(PALETTE)]
+            parts.append(
+                f'<rect x="{bx:.1f}" y="{by + 5}" width="{width:.1f}" height="{row_h - 10}" fill="{colour}">'
+                f"<title>{escape(label)}, {escape(source)}: {_num(value)}</title></rect>"
+            )
+            bx += width
+        total = sum(v for _s, v in split)
+        parts.append(f'<text x="{bx + 6:.1f}" y="{by + 18}" font-size="12">{_num(total)}</text>')
+    parts.append("</svg>")
+    rows = [
+        (label, *(_num(dict(split).get(source, 0)) for source in sources), _num(sum(v for _s, v in split)))
+        for label, split in bars
+    ]
+    return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
+
+
 def _axes(low: float, high: float, y: Callable[[float], float]) -> str:
     """The y axis with its lowest and highest values."""
     bottom, top = y(low), y(high)

@@ -15,10 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from sessions import selectors
-from sessions.boards.seven_wonders import COLUMN_NAMES
-from sessions.boards.tower_of_babel import SOURCE_NAMES
-from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
+from sessions.games import GAMES, game_name
 from sessions.http import MemberRequest
+from sessions.sources import source_label
 from sessions.statistics import charts
 from sessions.statistics import selectors as statistics
 from sessions.statistics.forms import LeaderboardForm
@@ -26,16 +25,6 @@ from sessions.statistics.ratings import MIN_RATED_PLAYS
 
 # A page lists at most this many leaderboard rows (the API lists all).
 PAGE_ROWS = 100
-
-
-def breakdown_label(game: str, key: str) -> str:
-    if game == TOWER_OF_BABEL and key in SOURCE_NAMES:
-        return str(SOURCE_NAMES[key])
-    if game == SEVEN_WONDERS and key in COLUMN_NAMES:
-        return str(COLUMN_NAMES[key])
-    if key == "coins":
-        return _("coins")
-    return key
 
 
 def wins(count: int) -> str:
@@ -121,7 +110,7 @@ def game_statistics(request: MemberRequest, group_id: int, game: str) -> HttpRes
     context = {
         "group": group,
         "view": view,
-        "breakdown": [(breakdown_label(game, key), average) for key, average in view.breakdown],
+        "breakdown": [(source_label(game, key), average) for key, average in view.breakdown],
         "chart": score_distribution_chart(view),
         "min_rated_plays": MIN_RATED_PLAYS,
     }

@@ -203,9 +203,33 @@
     });
   }
 
+  // The result card's button shares its text through the phone's own share sheet, or copies
+  // it where the browser has none; without either it stays hidden (the text is on the page).
+  function shareButtons() {
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("[data-share]");
+      if (!button) return;
+      var text = button.getAttribute("data-share"), status = button.parentNode.querySelector("[data-share-status]");
+      if (navigator.share) {
+        navigator.share({ text: text }).catch(function () {}); // closed by the person: nothing to say
+      } else if (navigator.clipboard) {
+        navigator.clipboard.writeText(text).then(function () {
+          if (status) status.textContent = button.getAttribute("data-copied");
+        });
+      }
+    });
+  }
+  function showShareButtons() {
+    if (!navigator.share && !navigator.clipboard) return;
+    document.querySelectorAll("[data-share][hidden]").forEach(function (button) { button.hidden = false; });
+  }
+  document.addEventListener("htmx:afterSettle", showShareButtons);
+
   function configure() {
     themeSwitch();
     keepAwake();
+    shareButtons();
+    showShareButtons();
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     // A form being filled in stays as it is while the same form is still on the table; one
