@@ -37,6 +37,16 @@ class PlayerForm(IdempotentForm):
     name = forms.CharField(label=_("Player name"), max_length=40)
 
 
+class MergeForm(IdempotentForm):
+    """The player to keep, of the group's other players (the one merged is dropped)."""
+
+    into = forms.TypedChoiceField(label=_("Merge into"), coerce=int)
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["into"].choices = [("", "—")] + [(p.pk, p.name) for p in players]  # type: ignore[attr-defined]
+
+
 class MemberForm(IdempotentForm):
     username = forms.CharField(label=_("Username"), max_length=150)
 
