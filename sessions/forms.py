@@ -100,6 +100,13 @@ class SessionForm(IdempotentForm):
                     label=option.label, initial=option.default, required=False
                 )
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # The page lists the seats' errors only here: a player archived or removed since it was shown.
+        if any(f"seat_{index}" in self.errors for index in range(self.game.max_players)):
+            self.add_error(None, _("A chosen player can no longer take a seat: choose again."))
+        return cleaned
+
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
         return [
             (self[f"seat_{i}"], self[f"colour_{i}"] if self.game.colours else None)

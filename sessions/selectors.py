@@ -418,8 +418,8 @@ class PlayerHistory:
 
 def player_history(player: Player) -> PlayerHistory:
     """How much of the group's history names the player: one query."""
-    counts = {
-        name: Coalesce(
+    counts = {  # "n_": the names of the relations are taken
+        f"n_{name}": Coalesce(
             Subquery(
                 model.objects.filter(player=OuterRef("pk"))
                 .order_by()
@@ -431,7 +431,8 @@ def player_history(player: Player) -> PlayerHistory:
         )
         for name, model in (("seats", Seat), ("results", Result), ("other_plays", PlainResult))
     }
-    return PlayerHistory(**Player.objects.filter(pk=player.pk).annotate(**counts).values(*counts).get())
+    found = Player.objects.filter(pk=player.pk).annotate(**counts).values(*counts).get()
+    return PlayerHistory(**{name.removeprefix("n_"): count for name, count in found.items()})
 
 
 PLAYERS_PER_PAGE = 30
