@@ -346,3 +346,10 @@ def test_a_member_cannot_merge_into_a_player_of_another_of_their_groups(member_c
     assert response.status_code == 400
     assert Player.objects.filter(pk__in=[robert.pk, stranger.pk]).count() == 2
     assert GameSession.objects.count() == 0
+
+
+def test_a_key_of_another_form_is_refused_not_a_crash(member_client, group, players, robert):
+    member_client.post(reverse("player_add", args=[group.pk]), {"name": "Eve", "idempotency_key": "used"})
+    response = member_client.post(merge_page(robert), {"into": players[1].pk, "idempotency_key": "used"})
+    assert response.status_code == 400
+    assert Player.objects.filter(pk=robert.pk).exists()

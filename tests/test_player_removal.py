@@ -276,3 +276,9 @@ def test_an_import_without_archived_dates_archives_nobody(owner, finished, group
     imported = import_group(owner=owner, document=exported)
     assert not imported.players.filter(archived_at__isnull=False).exists()
     assert Group.objects.count() == 2
+
+
+def test_a_key_of_another_form_is_refused_not_a_crash(member_client, group, players):
+    member_client.post(reverse("player_add", args=[group.pk]), {"name": "Eve", "idempotency_key": "used"})
+    assert remove(member_client, players[3], idempotency_key="used").status_code == 400
+    assert Player.objects.filter(pk=players[3].pk).exists()

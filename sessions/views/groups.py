@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -124,14 +125,15 @@ def player_remove(request: MemberRequest, player_id: int) -> HttpResponse:
         done = services.run_once(
             user=request.user,
             key=form.cleaned_data["idempotency_key"],
-            action=lambda: asdict(services.remove_player(player=player)),
+            action=lambda: {"removed": asdict(services.remove_player(player=player))},
         )
         return _removed(request, done)
     context = {"player": player, "history": selectors.player_history(player), "form": form}
     return render(request, "groups/remove_player.html", context)
 
 
-def _removed(request: MemberRequest, done: dict[str, Any]) -> HttpResponse:
+def _removed(request: MemberRequest, receipt: dict[str, Any]) -> HttpResponse:
+    done = _receipt_of(receipt, "removed")
     if done["deleted"]:
         message = _("%(name)s was deleted.") % done
     elif done["results"]:
@@ -195,12 +197,13 @@ def player_merge(request: MemberRequest, player_id: int) -> HttpResponse:
 def _merge_action(*, keep: Player, drop: Player) -> Callable[[], dict[str, Any]]:
     def merge() -> dict[str, Any]:
         services.merge_players(keep=keep, drop=drop)
-        return {"group_id": keep.group_id, "drop": drop.name, "keep": keep.name}
+        return {"merged": {"group_id": keep.group_id, "drop": drop.name, "keep": keep.name}}
 
     return merge
 
 
-def _merged(request: MemberRequest, done: dict[str, Any]) -> HttpResponse:
+def _merged(request: MemberRequest, receipt: dict[str, Any]) -> HttpResponse:
+    done = _receipt_of(receipt, "merged")
     messages.success(request, _("%(drop)s was merged into %(keep)s.") % done)
     return redirect("group", group_id=done["group_id"])
 
@@ -269,3 +272,11 @@ def member_remove(request: MemberRequest, group_id: int, membership_id: int) -> 
     except RuleError as error:
         messages.error(request, describe(error))
     return redirect("members", group_id=group_id)
+
+
+def _receipt_of(receipt: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The receipt's answer, if the key was one of a write of this kind (not another form's)."""
+    if kind not in receipt:
+        raise SuspiciousOperation("an idempotency key of another form")
+    done: dict[str, Any] = receipt[kind]
+    return done
