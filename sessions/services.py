@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, ProtectedError
 from django.utils import timezone
 
 from scoring import session as core
@@ -531,14 +531,20 @@ def merge_players(*, keep: Player, drop: Player) -> Player:
         keys = {str(drop.pk): str(keep.pk)}
         for session in sessions:
             _move_seat_keys(session, keys, names)
-        Seat.objects.filter(player=drop).update(player=keep)
-        moved = Result.objects.filter(player=drop).update(player=keep)
+        # Only the sessions locked and rewritten above: a seat taken since stops the delete below.
+        Seat.objects.filter(player=drop, session__in=sessions).update(player=keep)
+        moved = Result.objects.filter(player=drop, session__in=sessions).update(player=keep)
         PlainResult.objects.filter(player=drop).update(player=keep)
         _move_devices(drop=drop, keep=keep)
         if keep.user_id is None and drop.user_id is not None:
             keep.user_id = drop.user_id
             keep.save(update_fields=["user"])
-        drop.delete()  # its statistics rows go with it; the rebuild gives them to ``keep``
+        try:
+            drop.delete()  # its statistics rows go with it; the rebuild gives them to ``keep``
+        except ProtectedError:
+            raise RuleError(
+                gettext_noop("{drop} just sat down in a new game: try again."), field="into", params=names
+            ) from None
         for night_id in {session.night_id for session in sessions}:
             _bump_night(night_id)
         if moved:

@@ -353,3 +353,19 @@ def test_a_key_of_another_form_is_refused_not_a_crash(member_client, group, play
     response = member_client.post(merge_page(robert), {"into": players[1].pk, "idempotency_key": "used"})
     assert response.status_code == 400
     assert Player.objects.filter(pk=robert.pk).exists()
+
+
+def test_a_seat_taken_while_merging_stops_the_merge_with_nothing_written(group, night, players, robert):
+    """A session seating the dropped player after the merge read its games (another request
+    between its reads) is not rewritten: the merge refuses rather than leave a seat the log
+    does not name."""
+    before = whole_history(group)
+    move_devices = services._move_devices
+
+    def seat_meanwhile(**kwargs):
+        services.create_session(night=night, game="babel-on", players=[robert, players[3]])
+        move_devices(**kwargs)
+
+    with mock.patch("sessions.services._move_devices", side_effect=seat_meanwhile):
+        assert refused(players[1], robert) == "Robert just sat down in a new game: try again."
+    assert whole_history(group) == before
