@@ -484,8 +484,12 @@ def remove_player(*, player: Player) -> Removal:
     with transaction.atomic():
         history = player_history(player)
         if not history.any:
-            player.delete()
-            return Removal(name=player.name, group_id=player.group_id, deleted=True, results=0)
+            try:
+                with transaction.atomic():
+                    player.delete()
+                return Removal(name=player.name, group_id=player.group_id, deleted=True, results=0)
+            except ProtectedError:  # seated a moment ago: archived like any player with history
+                history = player_history(player)
         if player.archived_at is None:
             player.archived_at = timezone.now()
             player.save(update_fields=["archived_at"])

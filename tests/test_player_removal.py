@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from unittest import mock
 
 import pytest
 from django.urls import reverse
@@ -282,3 +283,20 @@ def test_a_key_of_another_form_is_refused_not_a_crash(member_client, group, play
     member_client.post(reverse("player_add", args=[group.pk]), {"name": "Eve", "idempotency_key": "used"})
     assert remove(member_client, players[3], idempotency_key="used").status_code == 400
     assert Player.objects.filter(pk=players[3].pk).exists()
+
+
+def test_a_player_seated_while_being_removed_is_archived_not_deleted(night, players):
+    """The history was read empty, then another request seated the player before the delete."""
+    counted = selectors.player_history
+
+    def seated_meanwhile(player):
+        history = counted(player)
+        if not history.any:
+            services.create_session(night=night, game="babel-on", players=[player, players[0]])
+        return history
+
+    with mock.patch("sessions.services.player_history", side_effect=seated_meanwhile):
+        removal = services.remove_player(player=players[3])
+    assert not removal.deleted
+    assert Player.objects.get(pk=players[3].pk).archived
+    assert Seat.objects.filter(player=players[3]).count() == 1
