@@ -114,6 +114,13 @@ def _player_name(*, group: Group, name: str, excluding: int | None = None) -> st
     others = group.players.filter(name__iexact=name)
     if excluding is not None:
         others = others.exclude(pk=excluding)
+    archived = others.filter(archived_at__isnull=False).first()
+    if archived is not None:
+        raise RuleError(
+            gettext_noop("{name} is archived: bring them back from the archived players."),
+            field="name",
+            params={"name": archived.name},
+        )
     if others.exists():
         raise RuleError(
             gettext_noop("This group already has a player called {name}."), field="name", params={"name": name}
