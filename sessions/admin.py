@@ -31,7 +31,7 @@ class GroupAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "group", "user"]
+    list_display = ["name", "group", "user", "archived_at"]
     list_filter = ["group"]
 
 

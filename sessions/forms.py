@@ -37,6 +37,16 @@ class PlayerForm(IdempotentForm):
     name = forms.CharField(label=_("Player name"), max_length=40)
 
 
+class MergeForm(IdempotentForm):
+    """The player to keep, of the group's other players (the one merged is dropped)."""
+
+    into = forms.TypedChoiceField(label=_("Merge into"), coerce=int)
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["into"].choices = [("", "—")] + [(p.pk, p.name) for p in players]  # type: ignore[attr-defined]
+
+
 class MemberForm(IdempotentForm):
     username = forms.CharField(label=_("Username"), max_length=150)
 
@@ -89,6 +99,13 @@ class SessionForm(IdempotentForm):
                 self.fields[f"option_{option.name}"] = forms.BooleanField(
                     label=option.label, initial=option.default, required=False
                 )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # The page lists the seats' errors only here: a player archived or removed since it was shown.
+        if any(f"seat_{index}" in self.errors for index in range(self.game.max_players)):
+            self.add_error(None, _("A chosen player can no longer take a seat: choose again."))
+        return cleaned
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
         return [

@@ -64,6 +64,8 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Set when a player with history is removed: off the seat lists, their results kept.
+    archived_at = models.DateTimeField(_("archived at"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -71,6 +73,10 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
 
 
 class GameNight(models.Model):

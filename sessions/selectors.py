@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, Max, Model, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, Model, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -30,6 +31,7 @@ from sessions.models import (
     Result,
     Seat,
     SessionEvent,
+    WriteReceipt,
 )
 
 if TYPE_CHECKING:
@@ -382,7 +384,55 @@ def other_plays(group: Group, *, limit: int = 100) -> list[list[PlainResult]]:
 
 
 def players_of(group: Group) -> QuerySet[Player]:
-    return group.players.prefetch_related("tallies")
+    """The group's players who can take a seat (not archived), with their tallies."""
+    return group.players.filter(archived_at__isnull=True).prefetch_related("tallies")
+
+
+def archived_players(group: Group) -> QuerySet[Player]:
+    return group.players.filter(archived_at__isnull=False)
+
+
+def other_players(player: Player) -> QuerySet[Player]:
+    """The players of ``player``'s group that it could be merged into."""
+    return Player.objects.filter(group_id=player.group_id).exclude(pk=player.pk)
+
+
+def write_receipt(user: User, key: str | None) -> dict[str, Any] | None:
+    """What a write sent with this idempotency key gave (``services.run_once``), if it ran:
+    a repeated removal or merge answers so, its player being gone."""
+    if not key or not user.is_authenticated:
+        return None
+    return WriteReceipt.objects.filter(user=user, key=key[:64]).values_list("result", flat=True).first()
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    seats: int
+    results: int
+    other_plays: int  # results of games this app does not track (imported)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.seats or self.results or self.other_plays)
+
+
+def player_history(player: Player) -> PlayerHistory:
+    """How much of the group's history names the player: one query."""
+    counts = {  # "n_": the names of the relations are taken
+        f"n_{name}": Coalesce(
+            Subquery(
+                model.objects.filter(player=OuterRef("pk"))
+                .order_by()
+                .values("player")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            0,
+        )
+        for name, model in (("seats", Seat), ("results", Result), ("other_plays", PlainResult))
+    }
+    found = Player.objects.filter(pk=player.pk).annotate(**counts).values(*counts).get()
+    return PlayerHistory(**{name.removeprefix("n_"): count for name, count in found.items()})
 
 
 PLAYERS_PER_PAGE = 30

@@ -17,13 +17,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, ProtectedError
 from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from sessions import caching, push
 from sessions.games import get_game
+from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
     GameNight,
     GameSession,
@@ -31,6 +32,7 @@ from sessions.models import (
     GuestDevice,
     JoinCode,
     Membership,
+    PlainResult,
     Player,
     Result,
     Seat,
@@ -39,7 +41,7 @@ from sessions.models import (
     WriteReceipt,
     new_secret,
 )
-from sessions.selectors import VERSION_CACHE_SECONDS, version_cache_key
+from sessions.selectors import VERSION_CACHE_SECONDS, player_history, version_cache_key
 
 logger = logging.getLogger(__name__)
 
@@ -112,6 +114,13 @@ def _player_name(*, group: Group, name: str, excluding: int | None = None) -> st
     others = group.players.filter(name__iexact=name)
     if excluding is not None:
         others = others.exclude(pk=excluding)
+    archived = others.filter(archived_at__isnull=False).first()
+    if archived is not None:
+        raise RuleError(
+            gettext_noop("{name} is archived: bring them back from the archived players."),
+            field="name",
+            params={"name": archived.name},
+        )
     if others.exists():
         raise RuleError(
             gettext_noop("This group already has a player called {name}."), field="name", params={"name": name}
@@ -151,6 +160,11 @@ def create_session(
         raise RuleError(gettext_noop("Each player can take only one seat."), field="seats")
     if any(p.group_id != night.group_id for p in players):
         raise RuleError(gettext_noop("Every player must belong to this group."), field="seats")
+    archived = next((p for p in players if p.archived_at is not None), None)
+    if archived is not None:
+        raise RuleError(
+            gettext_noop("{name} is archived: bring them back first."), field="seats", params={"name": archived.name}
+        )
     colours = list(colours) + [""] * (len(players) - len(colours))
     chosen = [c for c in colours if c]
     if len(set(chosen)) != len(chosen):
@@ -456,3 +470,138 @@ def touch_device(*, device: GuestDevice) -> None:
     now = timezone.now()
     if device.last_seen < now - timedelta(minutes=1):
         GuestDevice.objects.filter(pk=device.pk).update(last_seen=now)
+
+
+# --- removing and merging players ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What removing a player did: deleted (no history) or archived (``results`` kept)."""
+
+    name: str
+    group_id: int
+    deleted: bool
+    results: int
+
+
+def remove_player(*, player: Player) -> Removal:
+    """Delete a player who never sat at a table, else archive them: off the seat lists, their
+    seats, results and statistics kept. Removing an archived player again changes nothing."""
+    with transaction.atomic():
+        history = player_history(player)
+        if not history.any:
+            try:
+                with transaction.atomic():
+                    player.delete()
+                return Removal(name=player.name, group_id=player.group_id, deleted=True, results=0)
+            except ProtectedError:  # seated a moment ago: archived like any player with history
+                history = player_history(player)
+        if player.archived_at is None:
+            player.archived_at = timezone.now()
+            player.save(update_fields=["archived_at"])
+    return Removal(name=player.name, group_id=player.group_id, deleted=False, results=history.results)
+
+
+def unarchive_player(*, player: Player) -> Player:
+    """Bring an archived player back onto the seat lists."""
+    if player.archived_at is not None:
+        player.archived_at = None
+        player.save(update_fields=["archived_at"])
+    return player
+
+
+def merge_players(*, keep: Player, drop: Player) -> Player:
+    """Two names for one person: ``drop``'s seats, results, plays of other games and phones
+    move to ``keep``, then ``drop`` is deleted and the group's statistics are rebuilt.
+
+    Refused, with nothing written, when they are the same player, of different groups, or
+    sat in the same game (two people), or while ``drop`` sits in an open game (the phones
+    at the table hold its seat).
+    """
+    if keep.pk == drop.pk:
+        raise RuleError(gettext_noop("Choose another player to merge into."), field="into")
+    if keep.group_id != drop.group_id:
+        raise RuleError(gettext_noop("Both players must belong to the same group."), field="into")
+    names = {"drop": drop.name, "keep": keep.name}
+    with transaction.atomic():
+        seated = Seat.objects.filter(player=drop).values("session_id")
+        sessions = list(GameSession.objects.select_for_update().filter(pk__in=seated).order_by("pk"))
+        same_play = PlainResult.objects.filter(player=drop, source=OuterRef("source"), play=OuterRef("play"))
+        if (
+            Seat.objects.filter(session__in=sessions, player=keep).exists()
+            or PlainResult.objects.filter(Exists(same_play), player=keep).exists()
+        ):
+            raise RuleError(
+                gettext_noop("{drop} and {keep} played in the same game: they are two people."),
+                field="into",
+                params=names,
+            )
+        if any(session.is_open for session in sessions):
+            raise RuleError(gettext_noop("Finish or abandon {drop}'s open game first."), field="into", params=names)
+        keys = {str(drop.pk): str(keep.pk)}
+        for session in sessions:
+            _move_seat_keys(session, keys, names)
+        # Only the sessions locked and rewritten above: a seat taken since stops the delete below.
+        Seat.objects.filter(player=drop, session__in=sessions).update(player=keep)
+        moved = Result.objects.filter(player=drop, session__in=sessions).update(player=keep)
+        PlainResult.objects.filter(player=drop).update(player=keep)
+        _move_devices(drop=drop, keep=keep)
+        if keep.user_id is None and drop.user_id is not None:
+            keep.user_id = drop.user_id
+            keep.save(update_fields=["user"])
+        try:
+            drop.delete()  # its statistics rows go with it; the rebuild gives them to ``keep``
+        except ProtectedError:
+            raise RuleError(
+                gettext_noop("{drop} just sat down in a new game: try again."), field="into", params=names
+            ) from None
+        for night_id in {session.night_id for session in sessions}:
+            _bump_night(night_id)
+        if moved:
+            group_id = keep.group_id
+            transaction.on_commit(lambda: enqueue_statistics_rebuild(group_id))
+    return keep
+
+
+def _move_seat_keys(session: GameSession, keys: dict[str, str], names: dict[str, str]) -> None:
+    """Rename a seat in the session's log and replay it (the state is the log's replay, as an
+    import does); a log the rename would change otherwise refuses the merge."""
+    rules = get_game(session.game).rules
+    seats = list(session.seats.order_by("order").values_list("player_id", flat=True))
+    events = list(session.events.order_by("seq"))
+    for event in events:
+        event.payload = payload_with_new_seats(event.type, event.payload, keys)
+    state = core.replay(
+        rules,
+        seats=[keys.get(str(pk), str(pk)) for pk in seats],
+        options=session.options,
+        seed=session.seed,
+        events=[event.as_core_event() for event in events],
+    )
+    if not corresponds(session.state, state, keys):
+        raise RuleError(gettext_noop("A game of {drop}'s cannot be moved to {keep}."), field="into", params=names)
+    SessionEvent.objects.bulk_update(events, ["payload"])
+    session.snapshots.all().delete()  # states under the old key; an undo replays from the start
+    session.state = state
+    session.save(update_fields=["state"])
+
+
+def _move_devices(*, drop: Player, keep: Player) -> None:
+    """Phones holding or asking for ``drop`` now hold or ask for ``keep`` (not where a phone
+    of the same night holds ``keep`` already: one phone per player and night)."""
+    held = GuestDevice.objects.filter(player=keep).values("night_id")
+    GuestDevice.objects.filter(player=drop, night_id__in=held).update(player=None)
+    GuestDevice.objects.filter(player=drop).update(player=keep)
+    GuestDevice.objects.filter(requested=drop).exclude(player=keep).update(requested=keep)
+
+
+def enqueue_statistics_rebuild(group_id: int) -> None:
+    """Queue a rebuild of the group's statistics (results changed players); a broker that is
+    down leaves them to the nightly rebuild."""
+    from sessions.tasks import rebuild_group_statistics
+
+    try:
+        rebuild_group_statistics.delay(group_id)
+    except Exception:  # the broker's own errors vary by transport
+        logger.warning("could not enqueue the statistics rebuild of group %s", group_id, exc_info=True)

@@ -28,6 +28,12 @@ def rebuild_statistics() -> None:
     statistics.rebuild_all()
 
 
+@shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=3)
+def rebuild_group_statistics(group_id: int) -> None:
+    """After results changed players (a merge): recompute the group's statistics."""
+    statistics.rebuild_group(group_id=group_id)
+
+
 # The names of the tasks before the statistics took the tallies over: messages already
 # queued under them still run.
 @shared_task(acks_late=True, autoretry_for=RETRY, retry_backoff=True, max_retries=5)

@@ -118,7 +118,12 @@ class GroupDetail(APIView):
 
 
 class GroupPlayers(ListView):
-    @extend_schema(operation_id="groups_players_list", responses=PlayerOut(many=True), tags=["players"])
+    @extend_schema(
+        operation_id="groups_players_list",
+        responses=PlayerOut(many=True),
+        description="Every player of the group, archived ones too (their past results name them).",
+        tags=["players"],
+    )
     def get(self, request: Request, group_id: int) -> Response:
         group = member_group(request, group_id)
         return paginated(request, self, api_selectors.players_of_group(group), PlayerOut)
@@ -217,6 +222,14 @@ class NightSessions(APIView):
         missing = [index for index, player_id in enumerate(data["players"]) if player_id not in by_id]
         if missing:
             raise RuleError(gettext_noop("Every player must belong to this group."), field=f"players[{missing[0]}]")
+        archived = [index for index, player_id in enumerate(data["players"]) if by_id[player_id].archived]
+        if archived:
+            name = by_id[data["players"][archived[0]]].name
+            raise RuleError(
+                gettext_noop("{name} is archived: bring them back first."),
+                field=f"players[{archived[0]}]",
+                params={"name": name},
+            )
 
         def create() -> Model:
             return services.create_session(

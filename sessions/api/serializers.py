@@ -125,10 +125,14 @@ class GroupIn(serializers.Serializer):
 
 class PlayerOut(serializers.ModelSerializer):
     group = serializers.IntegerField(source="group_id")
+    archived = serializers.BooleanField(
+        read_only=True, help_text="Removed with history kept: their results stay, new sessions cannot seat them."
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "group", "name", "created_at"]
+        fields = ["id", "group", "name", "created_at", "archived", "archived_at"]
+        read_only_fields = ["archived_at"]
 
 
 class PlayerIn(serializers.Serializer):

@@ -71,7 +71,8 @@ def _head(group: Group) -> dict[str, Any]:
             "edition_tables": group.edition_tables,
         },
         "players": [
-            {"id": p.pk, "name": p.name, "created_at": _when(p.created_at)} for p in group.players.order_by("id")
+            {"id": p.pk, "name": p.name, "created_at": _when(p.created_at), "archived_at": _when(p.archived_at)}
+            for p in group.players.order_by("id")
         ],
         "nights": [
             {"id": n.pk, "date": _when(n.date), "place": n.place, "notes": n.notes, "created_at": _when(n.created_at)}

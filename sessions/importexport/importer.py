@@ -50,6 +50,7 @@ class PlayerDoc(serializers.Serializer):
     id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     name = serializers.CharField(max_length=40)
     created_at = serializers.DateTimeField(required=False)
+    archived_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 class NightDoc(serializers.Serializer):
@@ -275,7 +276,12 @@ def import_group(*, owner: User, document: Any) -> Group:
 def _import_players(group: Group, players: list[dict[str, Any]]) -> dict[int, int]:
     """Old id → new id: the database gives every player a new id, in the file's order."""
     rows = [
-        Player.objects.create(group=group, name=p["name"].strip(), created_at=p.get("created_at") or timezone.now())
+        Player.objects.create(
+            group=group,
+            name=p["name"].strip(),
+            created_at=p.get("created_at") or timezone.now(),
+            archived_at=p["archived_at"],
+        )
         for p in players
     ]
     return {p["id"]: row.pk for p, row in zip(players, rows, strict=True)}

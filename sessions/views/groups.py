@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import EDITIONS
-from sessions.forms import GroupForm, JoinForm, MemberForm, NightForm, PlayerForm
+from sessions.forms import GroupForm, IdempotentForm, JoinForm, MemberForm, MergeForm, NightForm, PlayerForm
 from sessions.games import get_game
 from sessions.http import MemberRequest
-from sessions.models import Membership
+from sessions.models import Membership, Player
 from sessions.rule_messages import describe
 
 
@@ -49,6 +55,7 @@ def group(request: MemberRequest, group_id: int) -> HttpResponse:
         "group": group,
         "membership": membership,
         "players": selectors.players_page(group, search=search, page=request.GET.get("players")),
+        "archived_players": list(selectors.archived_players(group)),
         "player_search": search,
         "nights": selectors.nights_of(group)[:20],
         "recent": selectors.play_log(group, limit=5),
@@ -101,7 +108,104 @@ def player_rename(request: MemberRequest, player_id: int) -> HttpResponse:
             form.add_error("name", describe(error))
         else:
             return redirect("group", group_id=player.group_id)
-    return render(request, "groups/rename_player.html", {"player": player, "form": form})
+    context = {"player": player, "form": form, "merge_form": MergeForm(players=list(selectors.other_players(player)))}
+    return render(request, "groups/rename_player.html", context)
+
+
+@login_required
+def player_remove(request: MemberRequest, player_id: int) -> HttpResponse:
+    """Delete a player who never played here, else archive them: a confirmation page, then a POST."""
+    if request.method == "POST":  # a repeated tap: the player may be gone, the answer is the same
+        done = selectors.write_receipt(request.user, request.POST.get("idempotency_key"))
+        if done is not None:
+            return _removed(request, done)
+    player = selectors.player_of_member(request.user, player_id)
+    form = IdempotentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        done = services.run_once(
+            user=request.user,
+            key=form.cleaned_data["idempotency_key"],
+            action=lambda: {"removed": asdict(services.remove_player(player=player))},
+        )
+        return _removed(request, done)
+    context = {"player": player, "history": selectors.player_history(player), "form": form}
+    return render(request, "groups/remove_player.html", context)
+
+
+def _removed(request: MemberRequest, receipt: dict[str, Any]) -> HttpResponse:
+    done = _receipt_of(receipt, "removed")
+    if done["deleted"]:
+        message = _("%(name)s was deleted.") % done
+    elif done["results"]:
+        message = (
+            ngettext(
+                "%(name)s was archived: their %(results)d result is kept.",
+                "%(name)s was archived: their %(results)d results are kept.",
+                done["results"],
+            )
+            % done
+        )
+    else:
+        message = _("%(name)s was archived: the games they sat in are kept.") % done
+    messages.success(request, message)
+    return redirect("group", group_id=done["group_id"])
+
+
+@login_required
+@require_POST
+def player_unarchive(request: MemberRequest, player_id: int) -> HttpResponse:
+    player = services.unarchive_player(player=selectors.player_of_member(request.user, player_id))
+    messages.success(request, _("%(name)s is back on the seat lists.") % {"name": player.name})
+    return redirect("group", group_id=player.group_id)
+
+
+@login_required
+def player_merge(request: MemberRequest, player_id: int) -> HttpResponse:
+    """Merge a player into another of the group: choose (GET), confirm (the page says what
+    moves), then a POST; a refusal shows on the choice."""
+    if request.method == "POST":  # a repeated tap: the merged player is gone, the answer is the same
+        done = selectors.write_receipt(request.user, request.POST.get("idempotency_key"))
+        if done is not None:
+            return _merged(request, done)
+    player = selectors.player_of_member(request.user, player_id)
+    others = list(selectors.other_players(player))
+    chosen = request.POST if request.method == "POST" else request.GET if "into" in request.GET else None
+    form = MergeForm(chosen, players=others)
+    keep = next((p for p in others if p.pk == form.cleaned_data["into"]), None) if form.is_valid() else None
+    if request.method == "POST" and keep is not None:
+        try:
+            done = services.run_once(
+                user=request.user,
+                key=form.cleaned_data["idempotency_key"],
+                action=_merge_action(keep=keep, drop=player),
+            )
+        except RuleError as error:
+            form.add_error("into", describe(error))
+            keep = None
+        else:
+            return _merged(request, done)
+    context = {
+        "player": player,
+        "form": form,
+        "keep": keep,
+        "confirm": MergeForm(players=others, initial={"into": keep.pk}) if keep else None,
+        "history": selectors.player_history(player) if keep else None,
+    }
+    return render(request, "groups/merge_player.html", context, status=400 if form.errors else 200)
+
+
+def _merge_action(*, keep: Player, drop: Player) -> Callable[[], dict[str, Any]]:
+    def merge() -> dict[str, Any]:
+        services.merge_players(keep=keep, drop=drop)
+        return {"merged": {"group_id": keep.group_id, "drop": drop.name, "keep": keep.name}}
+
+    return merge
+
+
+def _merged(request: MemberRequest, receipt: dict[str, Any]) -> HttpResponse:
+    done = _receipt_of(receipt, "merged")
+    messages.success(request, _("%(drop)s was merged into %(keep)s.") % done)
+    return redirect("group", group_id=done["group_id"])
 
 
 @login_required
@@ -168,3 +272,11 @@ def member_remove(request: MemberRequest, group_id: int, membership_id: int) -> 
     except RuleError as error:
         messages.error(request, describe(error))
     return redirect("members", group_id=group_id)
+
+
+def _receipt_of(receipt: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The receipt's answer, if the key was one of a write of this kind (not another form's)."""
+    if kind not in receipt:
+        raise SuspiciousOperation("an idempotency key of another form")
+    done: dict[str, Any] = receipt[kind]
+    return done
