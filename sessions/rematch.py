@@ -3,6 +3,7 @@ each game's rules choose a first player."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scoring.tower_of_babel.engine import FIRST_PLAYER
@@ -18,3 +19,10 @@ def next_seating(game: str, seats: list[str], first: str | None) -> tuple[list[s
         return seats, [(FIRST_PLAYER, {"seat": seats[(seats.index(first) + 1) % len(seats)]})]
     # Babel On! rolls off for the first player (BO-3); in 7 Wonders everyone plays at once.
     return seats, []
+
+
+def colours_played(session_colours: Mapping[str, str], game_state: Mapping[str, Any] | None) -> dict[str, str]:
+    """Each seat's colour as it was played: the one chosen with the session, else the one the
+    game recorded at its set-up (Babel On! names them there, BO-1)."""
+    recorded = (game_state or {}).get("colours") or {}
+    return {key: colour or recorded.get(key, "") for key, colour in session_colours.items()}

@@ -180,12 +180,13 @@ def rematch_session(*, session: GameSession, author: User | None = None) -> Game
     spec = get_game(session.game)
     seats = {seat.key: seat for seat in session.seats.select_related("player")}
     order, opening = rematch.next_seating(spec.slug, list(seats), selectors.chosen_first_player(session))
+    colours = rematch.colours_played({key: seat.colour for key, seat in seats.items()}, session.state["game"])
     with transaction.atomic():
         new = create_session(
             night=session.night,
             game=spec.slug,
             players=[seats[key].player for key in order],
-            colours=[seats[key].colour for key in order],
+            colours=[colours[key] for key in order],
             options={option.name: session.options.get(option.name) for option in spec.options},
         )
         for version, (type, payload) in enumerate([(core.START, {}), *opening]):

@@ -72,6 +72,16 @@ def test_a_babel_on_rematch_keeps_the_seats_and_rolls_off_for_the_first_player(n
     assert rematch.state["game"]["phase"] == "setup"  # then the roll-off (BO-3)
 
 
+def test_a_babel_on_rematch_keeps_the_colours_named_at_the_set_up(night, players):  # BO-1
+    previous = services.create_session(night=night, game="babel-on", players=players[:3], colours=["", "red"])
+    advance(previous, "session.start")
+    seats = [str(p.pk) for p in players[:3]]
+    advance(previous, "bo.setup", colours=dict(zip(seats, ["orange", "red", "yellow"], strict=True)))
+    finish_with_scores(previous, [3, 2, 1])
+    rematch = services.rematch_session(session=previous)
+    assert table(rematch) == [("Ada", "orange"), ("Bruno", "red"), ("Chiara", "yellow")]
+
+
 def test_a_seven_wonders_rematch_keeps_the_options_and_the_neighbours(night, players):
     options = {"leaders": True, "cities": True, "great_projects": False}
     previous = finished(night, players, "seven-wonders", options=options)
