@@ -80,6 +80,7 @@ class Game:
         return {option.name: option.clean(raw.get(option.name)) for option in self.options}
 
     def allows(self, count: int, options: Mapping[str, Any]) -> bool:
+        """Whether ``count`` players may play with these options."""
         try:
             self.check_player_count(count, options)
         except RuleError:
