@@ -79,6 +79,24 @@ class Game:
             raise RuleError(gettext_noop("This game has no such option."), field=f"options.{unknown[0]}")
         return {option.name: option.clean(raw.get(option.name)) for option in self.options}
 
+    def allows(self, count: int, options: Mapping[str, Any]) -> bool:
+        """Whether ``count`` players may play with these options."""
+        try:
+            self.check_player_count(count, options)
+        except RuleError:
+            return False
+        return True
+
+    def default_colours(self, remembered: list[str | None]) -> list[str]:
+        """A colour per seat: the one remembered for its player unless an earlier seat has it,
+        else the first one nobody has (never two seats alike while colours last)."""
+        chosen = [""] * len(remembered)
+        for index, colour in enumerate(remembered):
+            if colour in self.colours and colour not in chosen:
+                chosen[index] = colour
+        free = iter([c for c in self.colours if c not in chosen])
+        return [colour or next(free, "") for colour in chosen]
+
     def check_player_count(self, count: int, options: Mapping[str, Any]) -> None:
         low, high = self.min_players, self.max_players
         if self.slug == SEVEN_WONDERS and not options.get("cities"):

@@ -3,7 +3,7 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -17,8 +17,9 @@ from django.http import Http404
 from django.utils import timezone
 
 from scoring import session as core
+from scoring.tower_of_babel import engine as tob
 from sessions import caching
-from sessions.games import get_game
+from sessions.games import Game, get_game
 from sessions.models import (
     GameNight,
     GameSession,
@@ -450,3 +451,53 @@ def players_page(group: Group, *, search: str, page: str | None) -> Page[Player]
 
 def members_of(group: Group) -> QuerySet[Membership]:
     return group.memberships.select_related("user").order_by("role", "user__username")
+
+
+# --- the defaults of a new session and of a rematch ---------------------------------------
+
+
+def last_table(night: GameNight) -> list[int]:
+    """The players of the night's latest session, in seat order; of the group's latest when
+    the night has none yet (the same people usually play on)."""
+    for sessions in (night.sessions.all(), GameSession.objects.filter(group_id=night.group_id)):
+        latest = sessions.order_by("-id").values_list("pk", flat=True).first()
+        if latest is not None:
+            return list(Seat.objects.filter(session_id=latest).order_by("order").values_list("player_id", flat=True))
+    return []
+
+
+def remembered_colours(group_id: int, game: str, player_ids: Iterable[int]) -> dict[int, str]:
+    """Each player's colour in their latest session of ``game`` in the group that gave them
+    one (one query, however long the history)."""
+    latest = (
+        Seat.objects.filter(player=OuterRef("pk"), session__group_id=group_id, session__game=game)
+        .exclude(colour="")
+        .order_by("-session_id")
+        .values("colour")[:1]
+    )
+    rows = Player.objects.filter(pk__in=list(player_ids)).annotate(colour=Subquery(latest))
+    return {pk: colour for pk, colour in rows.values_list("pk", "colour") if colour}
+
+
+def seat_defaults(night: GameNight, game: Game) -> list[tuple[int, str]]:
+    """(player id, colour) per seat for a new session of ``game``: the night's last table, as
+    many as the rules let play with the game's default options, and their remembered colours."""
+    players = last_table(night)
+    count, options = len(players), game.clean_options({})
+    while count > game.min_players and not game.allows(count, options):
+        count -= 1
+    players = players[:count]
+    if not game.colours:
+        return [(player, "") for player in players]
+    remembered = remembered_colours(night.group_id, game.slug, players)
+    return list(zip(players, game.default_colours([remembered.get(p) for p in players]), strict=True))
+
+
+def chosen_first_player(session: GameSession) -> str | None:
+    """The seat a Tower of Babel table chose to play first (TB-9), if it chose one."""
+    chosen = (
+        session.events.filter(type=tob.FIRST_PLAYER, seq__in=session.state["in_effect"])
+        .values_list("payload", flat=True)
+        .first()
+    )
+    return str(chosen["seat"]) if chosen else None

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
-from sessions import caching, push
+from sessions import caching, push, rematch, selectors
 from sessions.games import get_game
 from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
@@ -184,6 +184,29 @@ def create_session(
         )
         _bump_night(night.pk)  # the night's phones may now show this game
     return session
+
+
+def rematch_session(*, session: GameSession, author: User | None = None) -> GameSession:
+    """The same game again in the session's night, started: the same options, players, seats
+    and colours, with the next player first (``sessions.rematch``)."""
+    if session.status != core.FINISHED:
+        raise RuleError(gettext_noop("Only a finished session can be played again."), field="session")
+    spec = get_game(session.game)
+    seats = {seat.key: seat for seat in session.seats.select_related("player")}
+    order, opening = rematch.next_seating(spec.slug, list(seats), selectors.chosen_first_player(session))
+    colours = rematch.colours_played({key: seat.colour for key, seat in seats.items()}, session.state["game"])
+    with transaction.atomic():
+        new = create_session(
+            night=session.night,
+            game=spec.slug,
+            players=[seats[key].player for key in order],
+            colours=[colours[key] for key in order],
+            options={option.name: session.options.get(option.name) for option in spec.options},
+        )
+        for version, (type, payload) in enumerate([(core.START, {}), *opening]):
+            append_event(session_id=new.pk, expected_version=version, type=type, payload=payload, author=author)
+    new.refresh_from_db()
+    return new
 
 
 def append_event(

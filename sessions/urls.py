@@ -30,6 +30,7 @@ urlpatterns = [
     path("n/<int:night_id>/", nights.night, name="night"),
     path("n/<int:night_id>/sessions/new/", nights.session_new, name="session_new"),
     path("s/<int:session_id>/", play.session_page, name="session"),
+    path("s/<int:session_id>/rematch/", nights.session_rematch, name="session_rematch"),
     path("s/<int:session_id>/live/", play.session_live, name="session_live"),
     path("s/<int:session_id>/scores/", play.session_scores, name="session_scores"),
     path("s/<int:session_id>/places/", play.session_places, name="session_places"),

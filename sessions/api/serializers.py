@@ -78,6 +78,15 @@ class EventIn(serializers.Serializer):
     idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
 
+class RematchIn(serializers.Serializer):
+    idempotency_key = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="As the Idempotency-Key header: send it again to get the first rematch, not a second.",
+    )
+
+
 class ErrorOut(serializers.Serializer):
     field = serializers.CharField(help_text="The field, with list indexes: discs[1], scores.12.")
     rule = serializers.CharField(allow_null=True, help_text="The rule id (TB-2 ...), null for malformed input.")

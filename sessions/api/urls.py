@@ -29,6 +29,7 @@ urlpatterns = [
     path("results/", resources.ResultList.as_view(), name="api-results"),
     path("sessions/<int:session_id>/", views.session_detail, name="api-session"),
     path("sessions/<int:session_id>/events/", views.session_events, name="api-session-events"),
+    path("sessions/<int:session_id>/rematch/", views.session_rematch, name="api-session-rematch"),
     path("calculators/tower-of-babel/wonder", calculators.tower_of_babel_wonder, name="calc-tob-wonder"),
     path("calculators/tower-of-babel/discs", calculators.tower_of_babel_discs, name="calc-tob-discs"),
     path("calculators/seven-wonders/score", calculators.seven_wonders_score, name="calc-sw-score"),

@@ -22,6 +22,7 @@ from sessions.api.serializers import (
     EventOut,
     EventsOut,
     EventsSince,
+    RematchIn,
     SessionOut,
 )
 from sessions.boards import public_payloads
@@ -108,6 +109,33 @@ def session_events(request: Request, session_id: int) -> Response:
     fresh = selectors.session_of_member(request.user, session_id)
     body = {"event": EventOut(outcome.event).data, "session": SessionOut(fresh).data, "created": outcome.created}
     return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+
+
+@extend_schema(
+    operation_id="sessions_rematch",
+    request=RematchIn,
+    responses={201: SessionOut, 400: ErrorsOut},
+    parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
+    description="Play a finished session's game again in its night, started: the same options, players, "
+    "seats and colours, with the next player first (Tower of Babel: the one after last game's first; "
+    "babel: the seats turn; Babel On! rolls off). A repeated Idempotency-Key answers the first rematch.",
+    tags=["sessions"],
+)
+@api_view(["POST"])
+def session_rematch(request: Request, session_id: int) -> Response:
+    session = selectors.session_of_member(request.user, session_id)
+    incoming = RematchIn(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    key = request.headers.get("Idempotency-Key") or incoming.validated_data.get("idempotency_key")
+    user = request.user
+    assert isinstance(user, User)  # IsAuthenticated
+
+    def create() -> dict[str, int]:
+        return {"id": services.rematch_session(session=session, author=user).pk}
+
+    result = services.run_once(user=user, key=f"api-rematch:{key}" if key else None, action=create)
+    rematch = selectors.session_of_member(request.user, int(result["id"]))
+    return Response(SessionOut(rematch).data, status=status.HTTP_201_CREATED)
 
 
 def _conflict(request: Request, *, session_id: int, now: int, seen: int) -> Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -9,8 +10,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
+from scoring.session import START
 from sessions import selectors, services
-from sessions.forms import NightForm, SessionForm
+from sessions.forms import IdempotentForm, NightForm, SessionForm
 from sessions.games import GAMES
 from sessions.http import MemberRequest
 from sessions.rule_messages import describe
@@ -47,7 +49,11 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
         return render(request, "nights/pick_game.html", {"night": night, "games": GAMES.values()})
     game = GAMES[slug]
     players = list(selectors.players_of(night.group))
-    form = SessionForm(request.POST or None, game=game, players=players)
+    initial: dict[str, str] = {}
+    if request.method != "POST":  # the night's last table, with each player's colour
+        for index, (player_id, colour) in enumerate(selectors.seat_defaults(night, game)):
+            initial |= {f"seat_{index}": str(player_id), f"colour_{index}": colour}
+    form = SessionForm(request.POST or None, game=game, players=players, initial=initial)
     if request.method == "POST" and form.is_valid():
         by_id = {p.pk: p for p in players}
         seats = form.seats()
@@ -60,6 +66,8 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
                 colours=[colour for _player_id, colour in seats],
                 options=form.options(),
             )
+            if "start" in request.POST:  # the one tap from the set-up to the board
+                services.append_event(session_id=session.pk, expected_version=0, type=START, author=request.user)
             return {"redirect": reverse("session", args=[session.pk])}
 
         try:
@@ -70,3 +78,23 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
             return redirect(result["redirect"])
     context = {"night": night, "game": game, "form": form, "has_players": bool(players)}
     return render(request, "nights/new_session.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def session_rematch(request: MemberRequest, session_id: int) -> HttpResponse:
+    """The finished session's game again, started (a repeated key gives the first rematch)."""
+    session = selectors.session_of_member(request.user, session_id)
+    form = IdempotentForm(request.POST)
+    form.is_valid()
+
+    def create() -> dict[str, str]:
+        rematch = services.rematch_session(session=session, author=request.user)
+        return {"redirect": reverse("session", args=[rematch.pk])}
+
+    try:
+        result = services.run_once(user=request.user, key=form.cleaned_data.get("idempotency_key"), action=create)
+    except RuleError as error:
+        messages.error(request, describe(error))
+        return redirect("session", session_id=session.pk)
+    return redirect(result["redirect"])
