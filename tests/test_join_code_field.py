@@ -29,7 +29,8 @@ def test_the_join_code_field_keeps_the_keyboard_from_changing_the_code(db):
 
 def test_the_home_page_join_field_is_the_same_field(member_client):
     field = code_input(member_client.get("/").content.decode())
-    assert 'autocapitalize="characters"' in field and 'spellcheck="false"' in field
+    assert 'autocapitalize="characters"' in field
+    assert 'spellcheck="false"' in field
 
 
 def test_the_join_code_shows_in_capitals_as_it_is_typed():
