@@ -179,4 +179,20 @@ class PlacesForm(VersionedForm):
 
 
 class JoinForm(forms.Form):
-    code = forms.CharField(label=_("Join code"), max_length=20)
+    # Typed as the host's screen shows it (capitals and digits): no keyboard's corrections,
+    # suggestions or lower-case first letter. The server reads it in any case, spaces trimmed.
+    code = forms.CharField(
+        label=_("Join code"),
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={
+                "class": "join-code",
+                "autocapitalize": "characters",
+                "autocomplete": "off",
+                "autocorrect": "off",
+                "spellcheck": "false",
+                "inputmode": "text",
+                "enterkeyhint": "go",
+            }
+        ),
+    )

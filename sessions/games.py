@@ -29,6 +29,7 @@ from scoring.seven_wonders.data import check_corrections
 from scoring.seven_wonders.engine import SevenWonders
 from scoring.tower_of_babel.engine import TowerOfBabel
 from scoring.tower_of_babel.table import load_table
+from sessions.data_texts import LAYOUT_NAMES, data_text_lazy
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,12 @@ COLOUR_NAMES = {
     "dark": _("dark"),
 }
 
+
+def _layouts(*keys: str) -> tuple[tuple[str, StrOrPromise], ...]:
+    """A cube type's layouts to choose from, named as ``sessions/data_texts.py`` marks them."""
+    return tuple((key, data_text_lazy(LAYOUT_NAMES[key])) for key in keys)
+
+
 TOWER_OF_BABEL, BABEL_ON, SEVEN_WONDERS, BABEL_CUBES = "tower-of-babel", "babel-on", "seven-wonders", "babel-cubes"
 
 GAMES: dict[str, Game] = {
@@ -184,13 +191,13 @@ GAMES: dict[str, Game] = {
                     "type2",
                     _("Type 2 cube bulges"),
                     cube_layouts()["type2"],
-                    choices=(("adjacent", _("On adjacent faces")), ("opposite", _("On opposite faces"))),
+                    choices=_layouts("adjacent", "opposite"),
                 ),
                 Option(
                     "type3",
                     _("Type 3 cube bulges"),
                     cube_layouts()["type3"],
-                    choices=(("corner", _("Meeting at one corner")), ("u", _("In a U shape"))),
+                    choices=_layouts("corner", "u"),
                 ),
             ),
             colours=("light", "dark"),

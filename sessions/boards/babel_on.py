@@ -15,6 +15,8 @@ from scoring.babel_on import engine as bo
 from scoring.babel_on.tower import blocks, cells, floors, room, suggested_places, value
 from scoring.errors import RuleError
 from sessions.boards.turns import check_turn_form
+from sessions.data_texts import CELL_NAMES as CELL_NAME_TEXTS
+from sessions.data_texts import data_text_lazy
 from sessions.games import COLOUR_NAMES
 from sessions.models import GameSession
 from sessions.numbers import whole, whole_or_text
@@ -47,7 +49,7 @@ EVENTS = {
     "adjust": bo.ADJUST,
     "miss": bo.MISS,
 }
-CELL_NAMES = {"nw": _("north-west"), "ne": _("north-east"), "sw": _("south-west"), "se": _("south-east")}
+CELL_NAMES = {cell: data_text_lazy(CELL_NAME_TEXTS[cell]) for cell in cells()}
 OUTCOMES = {
     "draw": _("draw %(count)s blocks from the bag and add them all to your own tower"),
     "move": _("move %(count)s blocks between towers: take them all off first, then add them"),

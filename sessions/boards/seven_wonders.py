@@ -12,6 +12,7 @@ from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.data import PROJECT_TEXTS, check_corrections, project, tile_effects
 from scoring.seven_wonders.data import data as card_data
 from scoring.seven_wonders.sheet import score_sheet
+from sessions.data_texts import GREAT_PROJECT, data_text
 from sessions.models import GameSession
 from sessions.numbers import parse_sum
 from sessions.rule_messages import describe
@@ -45,15 +46,6 @@ EVENTS = {
     "next-turn": sw.NEXT_TURN,
     "end-age": sw.END_AGE,
 }
-COLOUR_NAMES = {
-    "blue": _("blue"),
-    "green": _("green"),
-    "red": _("red"),
-    "brown": _("brown"),
-    "yellow": _("yellow"),
-    "purple": _("purple"),
-}
-
 COLUMN_NAMES = {
     "military": _("Military"),
     "treasury": _("Treasury"),
@@ -92,6 +84,21 @@ def _names(session: GameSession) -> dict[str, str]:
     return {seat.key: seat.player.name for seat in session.seats.all()}
 
 
+def shown_effects(corrections: dict[str, Any] | None) -> dict[str, str]:
+    """Each tile's effect in the reader's language; a group's corrected text as typed."""
+    fixed = (corrections or {}).get("tiles", {})
+    return {number: fixed.get(number) or data_text(text) for number, text in tile_effects().items()}
+
+
+def shown_project(slug: str, corrections: dict[str, Any] | None) -> dict[str, Any]:
+    """A Great Project card in the reader's language; a group's corrected text as typed."""
+    card = project(slug, corrections)
+    fixed = (corrections or {}).get("projects", {}).get(slug, {})
+    texts = {key: fixed.get(key) or data_text(card[key]) for key in ("cost", "penalty")}
+    reward = {**card["reward"], "text": fixed.get("reward") or data_text(card["reward"]["text"])}
+    return {**card, **texts, "reward": reward, "name": data_text(card["name"], GREAT_PROJECT)}
+
+
 def board_context(session: GameSession) -> dict[str, Any]:
     state = session.state["game"]
     names = _names(session)
@@ -119,7 +126,7 @@ def _tiles_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, An
     if state["draft_step"]:
         picked = [(names[s], s in state["picks"]) for s in state["seats"]]
         return {"sw_draft": {"step": state["draft_step"], "picked": picked}}
-    effects = tile_effects(state.get("corrections"))
+    effects = shown_effects(state.get("corrections"))
     with_amount = set(card_data()["tiles"]["age_amount"])
     age = min(state["age"], 3)
     visible = [
@@ -137,10 +144,10 @@ def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, 
         return {}
     current = None
     if state["age"] <= 3:
-        card = project(state["projects"][state["age"] - 1], state.get("corrections"))
+        card = shown_project(state["projects"][state["age"] - 1], state.get("corrections"))
         current = {
             **card,
-            "colour_name": COLOUR_NAMES[card["colour"]],
+            "colour_name": data_text(card["colour"]),
             "markers_left": state["markers_left"],
             "markers": [(names[s], n) for s, n in state["markers"].items()],
             # SW-9: the turn, once the table counts turns, and who joined in it.
@@ -150,7 +157,7 @@ def _project_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, 
     resolved = [
         {
             "age": r["age"],
-            "name": project(r["project"], state.get("corrections"))["name"],
+            "name": shown_project(r["project"], state.get("corrections"))["name"],
             "success": r["success"],
             "outcomes": [
                 (names[o["seat"]], o["outcome"], o["times"], o["vp"], o.get("defeat_tokens", 0)) for o in r["outcomes"]
@@ -232,7 +239,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
             "turn": state.get("turn") or 1,
         }
     if state["tiles_on"] and state["draft_step"]:
-        effects = tile_effects(state.get("corrections"))
+        effects = shown_effects(state.get("corrections"))
         context["my_draft"] = {
             "step": state["draft_step"],
             "hand": [(t, effects[str(t)]) for t in state["hands"][seat]],
@@ -241,7 +248,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         }
     elif state["tiles_on"]:
         built = {tile for _owner, tile in state["built"]}
-        effects = tile_effects(state.get("corrections"))
+        effects = shown_effects(state.get("corrections"))
         context["my_tiles"] = [(t, effects[str(t)], t in built) for t in state["tiles"][seat]]
         context["my_build"] = {
             "declared": state.get("declared", {}).get(seat),
@@ -349,9 +356,10 @@ PROJECT_FIELD_NAMES = {"cost": _("cost"), "penalty": _("penalty"), "reward": _("
 
 
 def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """Every tile effect and Great Project text as a field: the card data is single-source."""
+    """Every tile effect and Great Project text as a field (the card data is single-source),
+    in the reader's language; a text the group corrected as they typed it."""
     corrections = check_corrections(overrides)
-    effects = tile_effects(corrections)
+    effects = shown_effects(corrections)
     tiles = [
         {
             "path": f"tile.{number}",
@@ -364,7 +372,7 @@ def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
     ]
     sections = [{"name": _("Tower of Babel tiles"), "rule": "SW-7", "fields": tiles}]
     for card in card_data()["projects"]["value"]:
-        fixed = project(card["slug"], corrections)
+        fixed = shown_project(card["slug"], corrections)
         fields = [
             {
                 "path": f"project.{card['slug']}.{key}",
@@ -393,22 +401,27 @@ def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
                 "verified": False,
             }
         )
-        name = _("%(name)s (age %(age)d)") % {"name": card["name"], "age": card["age"]}
+        name = _("%(name)s (age %(age)d)") % {"name": fixed["name"], "age": card["age"]}
         sections.append({"name": name, "rule": "SW-11", "fields": fields})
     return sections
 
 
 def edition_overrides(data: QueryDict) -> dict[str, Any]:
-    """The posted cards as corrections of the data file (only what differs)."""
+    """The posted cards as corrections of the data file (only what differs from the printed
+    text, in English or as the form showed it in the reader's language)."""
     defaults = tile_effects()
-    tiles = {key: text for key in defaults if (text := data.get(f"tile.{key}", defaults[key]).strip()) != defaults[key]}
+    tiles = {
+        key: text
+        for key in defaults
+        if not _as_printed(text := data.get(f"tile.{key}", defaults[key]).strip(), defaults[key])
+    }
     projects: dict[str, dict[str, Any]] = {}
     for card in card_data()["projects"]["value"]:
         slug, fixed = card["slug"], {}
         printed = {"cost": card["cost"], "penalty": card["penalty"], "reward": card["reward"]["text"]}
         for key in PROJECT_TEXTS:
             text = data.get(f"project.{slug}.{key}", printed[key]).strip()
-            if text != printed[key]:
+            if not _as_printed(text, printed[key]):
                 fixed[key] = text
         if card["reward"]["kind"] == "military_victory":
             vp = _number(data.get(f"project.{slug}.reward_vp", str(card["reward"]["vp"])))
@@ -421,3 +434,7 @@ def edition_overrides(data: QueryDict) -> dict[str, Any]:
         if fixed:
             projects[slug] = fixed
     return {key: value for key, value in (("tiles", tiles), ("projects", projects)) if value}
+
+
+def _as_printed(typed: str, printed: str) -> bool:
+    return typed in (printed, data_text(printed))

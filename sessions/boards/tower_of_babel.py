@@ -12,6 +12,8 @@ from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.discs import HELD_CARDS
 from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
 from sessions.boards.turns import check_turn_form
+from sessions.data_texts import WONDER_NAMES as WONDER_NAME_TEXTS
+from sessions.data_texts import data_text_lazy
 from sessions.models import GameSession
 from sessions.numbers import whole
 
@@ -34,17 +36,8 @@ PHONE_EVENTS = {
 # The rule that gives each of the active player's moves to the active player alone.
 TURN_RULES = {tob.PASS: "TB-11", tob.CHOOSE: "TB-12", tob.RESOLVE: "TB-13"}
 
-KIND_NAMES = {"camel": _("camel"), "crane": _("crane"), "ship": _("ship"), "stonemason": _("stonemason")}
-WONDER_NAMES = {
-    "pyramids": _("Pyramids of Giza"),
-    "colossus": _("Colossus of Rhodes"),
-    "zeus": _("Statue of Zeus"),
-    "gardens": _("Hanging Gardens"),
-    "mausoleum": _("Mausoleum of Halicarnassus"),
-    "lighthouse": _("Lighthouse of Alexandria"),
-    "artemis": _("Temple of Artemis"),
-    "babel": _("Tower of Babel"),
-}
+KIND_NAMES = {kind: data_text_lazy(kind) for kind in raw_data()["kinds"]["value"]}
+WONDER_NAMES = {key: data_text_lazy(WONDER_NAME_TEXTS[key]) for key in raw_data()["wonders"]["value"]}
 SOURCE_NAMES = {
     "wonders": _("wonders"),
     "rejected": _("rejected offers"),
