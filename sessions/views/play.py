@@ -23,6 +23,7 @@ from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
+from sessions.event_words import described, sentences
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
@@ -59,8 +60,12 @@ def session_context(
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
+    log = list(session.events.select_related("author").order_by("seq"))
+    said = sentences(session, log)
     context = {
-        **live_context(session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints),
+        **live_context(
+            session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints, said=said
+        ),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -69,7 +74,7 @@ def session_context(
         "code_form": IdempotentForm(),
         "join_code": selectors.current_join_code(session),
         "join_url": None,
-        "events": session.events.select_related("author").order_by("-seq")[:30],
+        "events": described(log, said, latest=30),
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
     board = board_for(session)
