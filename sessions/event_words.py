@@ -148,6 +148,7 @@ WORDS: dict[str, Callable[[Moment], str]] = {
     core.START: _table(gettext_noop("Game started")),
     core.FINISH: _table(gettext_noop("Results recorded")),
     core.ABANDON: _table(gettext_noop("Session abandoned")),
+    core.UNDO: _table(gettext_noop("Undo")),  # said with the move it took back, when there was one
     score_entry.RECORD_SCORES: _table(gettext_noop("Scores entered")),
     score_entry.RECORD_PLACES: _table(gettext_noop("Finishing order entered")),
     # Tower of Babel
@@ -247,7 +248,7 @@ def _said(session: GameSession, log: list[tuple[int, str, Any]]) -> dict[int, st
                 undone = in_effect.pop()
                 said[seq] = gettext("Undone: %(move)s") % {"move": undone}
             else:
-                said[seq] = gettext("Undo")
+                said[seq] = sentence(core.UNDO, Moment(payload, None, None, names))
             continue
         before = states[-1]
         try:
