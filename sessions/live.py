@@ -49,6 +49,7 @@ from sessions.boards import HINTS, board_for
 from sessions.event_words import last_move
 from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Seat
+from sessions.winner_words import winner_words
 
 
 @dataclass(frozen=True)
@@ -306,6 +307,18 @@ def live_version(session: GameSession) -> str:
     return host_shown(session).version
 
 
+def scored_by_hand(session: GameSession) -> bool:
+    """Whether the table typed in the final scores or places while the board decided
+    nothing: the ranks are then all there is to show, not a board nobody played on."""
+    rules = get_game(session.game).rules
+    state = session.state
+    return (
+        rules.engine is not None
+        and rules.entry.standings(state["entry"]) is not None
+        and rules.engine.standings(state["game"]) is None
+    )
+
+
 @dataclass(frozen=True)
 class Row:
     seat: Seat
@@ -334,8 +347,11 @@ def live_context(
         "viewer": viewer,
         "live_version": live_version(session),
         "last_move": last_move(session, said),
+        "winner_words": "",
     }
-    board = board_for(session)
+    if session.status == core.FINISHED:
+        context["winner_words"] = winner_words(standings, {row.seat.key: row.seat.player.name for row in rows})
+    board = None if scored_by_hand(session) else board_for(session)
     if board is not None:
         context.update(board.board_context(session))
         context["board_template"] = board.BOARD_TEMPLATE

@@ -29,7 +29,15 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import Shown, from_ticket, held_ticket, host_shown, live_context, live_response
+from sessions.live import (
+    Shown,
+    from_ticket,
+    held_ticket,
+    host_shown,
+    live_context,
+    live_response,
+    scored_by_hand,
+)
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -77,7 +85,7 @@ def session_context(
         "events": described(log, said, latest=30),
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
-    board = board_for(session)
+    board = None if scored_by_hand(session) else board_for(session)
     if board is not None and session.status in (core.PLAYING, core.SCORING):
         context.update(board.controls_context(session, query if query is not None else request.GET))
         context["controls_template"] = board.CONTROLS_TEMPLATE
