@@ -25,6 +25,7 @@ from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
 from scoring.tower_of_babel import engine as tob
 from sessions import caching
+from sessions.boards.tower_of_babel import WONDER_NAMES
 from sessions.games import get_game
 from sessions.models import GameSession, SessionEvent
 
@@ -54,10 +55,8 @@ class Moment:
 
 
 def _wonder(game: Any) -> str:
-    from sessions.boards.tower_of_babel import WONDER_NAMES
-
     build = (game or {}).get("build") or {}
-    return str(WONDER_NAMES.get(build.get("wonder"), gettext("a wonder")))
+    return str(WONDER_NAMES.get(str(build.get("wonder")), gettext("a wonder")))
 
 
 def _tob_resolve(m: Moment) -> str:
