@@ -19,13 +19,14 @@ def help_of(page: str, testid: str) -> str:
     return found[2]
 
 
-def test_the_build_form_explains_the_trading_card_and_the_joker(member_client, session):
+def test_the_build_form_explains_the_trading_card_the_triple_bonus_and_the_joker(member_client, session):
     session, _seats, _code = started_tower(session)
     game = session.state["game"]
     disc = next(iter(game["discs"]))
     page = member_client.get(f"/s/{session.pk}/?disc={disc}").content.decode()
     assert "you take the disc" in help_of(page, "trading-help")
     assert "2 cards of your choice" in help_of(page, "joker-help")
+    assert "3 points per offered card" in help_of(page, "triple-help")
 
 
 def test_a_phones_offer_form_explains_the_trading_card(member_client, session):
