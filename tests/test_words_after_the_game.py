@@ -53,3 +53,20 @@ def test_the_host_and_every_phone_say_who_won(member_client, session):
 def test_an_open_session_says_no_winner_yet(member_client, session):
     advance(session, "session.start")
     assert 'data-testid="winner"' not in member_client.get(f"/s/{session.pk}/").content.decode()
+
+
+def test_a_finished_babel_on_game_says_who_won_and_not_what_the_last_roll_asked(member_client, night, players):
+    session = services.create_session(night=night, game="babel-on", players=players[:2], secret="b")
+    ada, bruno = (seat.key for seat in session.seats.all())
+    advance(session, "session.start")
+    advance(session, "bo.setup", colours={ada: "blue", bruno: "red"}, extra="green")
+    advance(session, "bo.rolloff", rolls={ada: 5, bruno: 2})
+    advance(session, "bo.roll", call="even", roll=1)  # a miss: the die goes on to Bruno
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert 'data-testid="bo-roll"' in page  # while the game goes on, the roll says what it means
+    advance(session, "bo.knock", seat=bruno, tower=ada)  # Bruno knocks Ada's tower over: Ada wins (BO-12)
+    advance(session, "session.finish")
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert 'data-testid="winner"><strong>Ada wins</strong>' in page
+    assert 'data-testid="bo-roll"' not in page
+    assert "to play" not in page
