@@ -116,3 +116,11 @@ def test_english_refusals_say_one_block():
             )
         )
     assert said == "Move exactly 1 block: take it off, then add it."
+
+
+def test_a_game_for_exactly_two_says_two_players_not_a_range(member_client, night):
+    with translation.override("en"):
+        cubes = member_client.get(f"/n/{night.pk}/sessions/new/?game=babel-cubes").content.decode()
+        tower = member_client.get(f"/n/{night.pk}/sessions/new/?game=tower-of-babel").content.decode()
+    assert "Seats in playing order (2 players)" in cubes
+    assert "Seats in playing order (3\u20135 players)" in tower
