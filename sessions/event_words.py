@@ -69,8 +69,9 @@ def _tob_resolve(m: Moment) -> str:
 def _bo_roll(m: Moment) -> str:
     last = (m.after or {}).get("last_roll") or {}
     call = gettext("even") if last.get("call") == bo.EVEN else gettext("odd")
-    return gettext("%(player)s called %(call)s and rolled %(roll)s") % {
-        "player": m.mover,
+    # The board's own words for a roll (templates/boards/babel_on/_board.html): one translation.
+    return gettext("%(name)s called %(call)s and rolled %(roll)s") % {
+        "name": m.mover,
         "call": call,
         "roll": last.get("roll", "?"),
     }
