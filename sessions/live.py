@@ -46,6 +46,7 @@ from scoring import session as core
 from scoring.engine import Standing
 from sessions import caching
 from sessions.boards import HINTS, board_for
+from sessions.event_words import last_move
 from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Seat
 from sessions.winners import winners
@@ -306,15 +307,35 @@ def live_version(session: GameSession) -> str:
     return host_shown(session).version
 
 
+def scored_by_hand(session: GameSession) -> bool:
+    """Whether the table typed in the final scores or places while the board decided
+    nothing: the ranks are then all there is to show, not a board nobody played on."""
+    rules = get_game(session.game).rules
+    state = session.state
+    return (
+        rules.engine is not None
+        and rules.entry.standings(state["entry"]) is not None
+        and rules.engine.standings(state["game"]) is None
+    )
+
+
 @dataclass(frozen=True)
 class Row:
     seat: Seat
     standing: Standing | None
 
 
-def live_context(session: GameSession, *, viewer: str, seat: str | None = None, hints: bool = False) -> dict[str, Any]:
-    """What every viewer of a session sees: seats, status, and the standings so far (and,
-    for a viewer who switched them on, the hints of a game that has them)."""
+def live_context(
+    session: GameSession,
+    *,
+    viewer: str,
+    seat: str | None = None,
+    hints: bool = False,
+    said: dict[int, str] | None = None,
+) -> dict[str, Any]:
+    """What every viewer of a session sees: seats, status, the last move and the standings
+    so far (and, for a viewer who switched them on, the hints of a game that has them).
+    ``said`` is the log in words, when the caller has it (``event_words.sentences``)."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
@@ -325,10 +346,11 @@ def live_context(session: GameSession, *, viewer: str, seat: str | None = None, 
         "rows": rows,
         "viewer": viewer,
         "live_version": live_version(session),
+        "last_move": last_move(session, said),
     }
     if session.status == core.FINISHED:
         context["winners"] = winners(session, rows)
-    board = board_for(session)
+    board = None if scored_by_hand(session) else board_for(session)
     if board is not None:
         context.update(board.board_context(session))
         context["board_template"] = board.BOARD_TEMPLATE

@@ -1,15 +1,17 @@
-"""The winner moment of a finished session: its podium, its points by source as a chart, and
-the result as a few lines of text a phone can share."""
+"""The winner moment of a finished session: who won in a sentence, its podium, its points by
+source as a chart, and the result as a few lines of text a phone can share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
+from scoring.engine import Standing
 from sessions.games import get_game
 from sessions.models import GameSession
 from sessions.sources import source_label
@@ -32,6 +34,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Winners:
+    words: str
     podium: list[Step]
     chart: charts.Chart | None  # none when the points were typed in as totals (or there are none)
     text: str
@@ -40,12 +43,16 @@ class Winners:
 def winners(session: GameSession, rows: Sequence[Row]) -> Winners:
     """``rows`` are the session's seats with their final standings, best first."""
     placed = [row for row in rows if row.standing is not None]
+    standings = [row.standing for row in placed if row.standing is not None]
+    words = winner_words(standings, {row.seat.key: row.seat.player.name for row in placed})
     podium = [
         Step(rank, [row for row in placed if row.standing and row.standing.rank == rank])
         for rank in sorted({row.standing.rank for row in placed if row.standing})
         if rank <= PODIUM_PLACES
     ]
-    return Winners(podium=podium, chart=_points_by_source(session, placed), text=_shared_text(session, placed))
+    return Winners(
+        words=words, podium=podium, chart=_points_by_source(session, placed), text=_shared_text(session, placed)
+    )
 
 
 def _points_by_source(session: GameSession, rows: Sequence[Row]) -> charts.Chart | None:
@@ -76,3 +83,32 @@ def _shared_text(session: GameSession, rows: Sequence[Row]) -> str:
         lines.append(f"{row.standing.rank}. {row.seat.player.name}{score}")
     lines.append(_("Babel Companion"))
     return "\n".join(lines)
+
+
+def names_list(names: Sequence[str]) -> str:
+    """``Ada``, ``Ada and Bruno``, ``Ada, Bruno and Chiara``."""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def winner_words(standings: Sequence[Standing], names: Mapping[str, str]) -> str:
+    """ "Ada wins with 87 points", "Ada and Bruno share the win with 87 points", or without
+    points (a game decided by places) "Ada wins"; nothing before there are standings."""
+    first = [standing for standing in standings if standing.rank == 1]
+    if not first:
+        return ""
+    named = names_list([names.get(standing.seat, "?") for standing in first])
+    score = first[0].score
+    if len(first) == 1:
+        if score is None:
+            return gettext("%(name)s wins") % {"name": named}
+        return ngettext("%(name)s wins with %(score)s point", "%(name)s wins with %(score)s points", score) % {
+            "name": named,
+            "score": score,
+        }
+    if score is None:
+        return gettext("%(names)s share the win") % {"names": named}
+    return ngettext(
+        "%(names)s share the win with %(score)s point", "%(names)s share the win with %(score)s points", score
+    ) % {"names": named, "score": score}

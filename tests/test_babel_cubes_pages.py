@@ -50,7 +50,7 @@ def test_a_placement_is_drawn_and_passes_the_turn(member_client, cubes):  # BC-3
     assert cubes.state["game"]["to_move"] == 2
     page = member_client.get(f"/s/{cubes.pk}/").content.decode()
     assert "Bruno to place a cube" in page
-    assert "1 cubes placed" in page
+    assert "1 cube placed" in page
     keys = picker_keys(page)
     assert keys
     assert not any(k.startswith(("nw:", "se:")) for k in keys)

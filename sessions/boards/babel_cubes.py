@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.babel_cubes import solver
 from scoring.babel_cubes.engine import PLACE
@@ -85,7 +85,11 @@ def _tower(position: Position) -> Any:
         Placed(cell=move.cell, level=index // 4 + 1, colour=colour_of(move.type), mask=move.mask)
         for index, move in enumerate(position.moves)
     ]
-    description = _("%(cubes)d cubes placed; level %(level)d is being built.") % {
+    description = ngettext(
+        "%(cubes)d cube placed; level %(level)d is being built.",
+        "%(cubes)d cubes placed; level %(level)d is being built.",
+        len(placed),
+    ) % {
         "cubes": len(placed),
         "level": position.level,
     }

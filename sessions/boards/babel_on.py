@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_on import engine as bo
@@ -51,8 +51,16 @@ EVENTS = {
 }
 CELL_NAMES = {cell: data_text_lazy(CELL_NAME_TEXTS[cell]) for cell in cells()}
 OUTCOMES = {
-    "draw": _("draw %(count)s blocks from the bag and add them all to your own tower"),
-    "move": _("move %(count)s blocks between towers: take them all off first, then add them"),
+    "draw": ngettext_lazy(
+        "draw %(count)s block from the bag and add it to your own tower",
+        "draw %(count)s blocks from the bag and add them all to your own tower",
+        "count",
+    ),
+    "move": ngettext_lazy(
+        "move %(count)s block between towers: take it off first, then add it",
+        "move %(count)s blocks between towers: take them all off first, then add them",
+        "count",
+    ),
     "miss": _("a miss: the die goes to the left"),
     "miss_open": _("a wrong call: the table records a pass or one block drawn, then the die goes to the left"),
     "miss_draw": _("a miss: one block drawn, as the table agreed; the die goes to the left"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError
@@ -363,7 +364,7 @@ def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
     tiles = [
         {
             "path": f"tile.{number}",
-            "label": str(number),
+            "label": gettext("Tile %(number)s") % {"number": number},
             "value": effects[str(number)],
             "verified": False,
             "kind": "text",

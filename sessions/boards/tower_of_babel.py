@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError, gettext_noop
@@ -448,9 +449,24 @@ def edition_overrides(data: QueryDict) -> dict[str, Any]:
     return overrides
 
 
+# A scoring row's two values (TB-6): for the most parts on the wonder, and the second most.
+ROW_PLACES = [_("Row %(row)s: most parts"), _("Row %(row)s: second most parts")]
+
+
 def _leaves(name: str, index: int, value: Any) -> list[tuple[str, str, int]]:
-    if isinstance(value, dict):
-        return [(f"{name}.{index}.{kind}", f"{index + 1}: {KIND_NAMES[kind]}", n) for kind, n in value.items()]
-    if isinstance(value, list):
-        return [(f"{name}.{index}.{j}", f"{index + 1} ({j + 1})", n) for j, n in enumerate(value)]
-    return [(f"{name}.{index}", str(index), value)]
+    """Each value of an entry with its label in a player's words (the entry's name heads them)."""
+    if isinstance(value, dict):  # a two-kind disc: cards of each kind
+        return [
+            (
+                f"{name}.{index}.{kind}",
+                gettext("Disc %(number)s: %(kind)s") % {"number": index + 1, "kind": KIND_NAMES[kind]},
+                n,
+            )
+            for kind, n in value.items()
+        ]
+    if isinstance(value, list):  # a scoring row
+        return [(f"{name}.{index}.{j}", str(ROW_PLACES[j] % {"row": index + 1}), n) for j, n in enumerate(value)]
+    if name == "set_bonus":  # points for a set of ``index`` discs of one kind
+        label = ngettext("A set of %(count)s disc", "A set of %(count)s discs", index) % {"count": index}
+        return [(f"{name}.{index}", label, value)]
+    return [(f"{name}.{index}", gettext("Disc %(number)s") % {"number": index + 1}, value)]

@@ -23,12 +23,21 @@ from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
+from sessions.event_words import described, sentences
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import Shown, from_ticket, held_ticket, host_shown, live_context, live_response
+from sessions.live import (
+    Shown,
+    from_ticket,
+    held_ticket,
+    host_shown,
+    live_context,
+    live_response,
+    scored_by_hand,
+)
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
 
@@ -59,8 +68,12 @@ def session_context(
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
+    log = list(session.events.select_related("author").order_by("seq"))
+    said = sentences(session, log)
     context = {
-        **live_context(session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints),
+        **live_context(
+            session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints, said=said
+        ),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -69,10 +82,10 @@ def session_context(
         "code_form": IdempotentForm(),
         "join_code": selectors.current_join_code(session),
         "join_url": None,
-        "events": session.events.select_related("author").order_by("-seq")[:30],
+        "events": described(log, said, latest=30),
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
-    board = board_for(session)
+    board = None if scored_by_hand(session) else board_for(session)
     if board is not None and session.status in (core.PLAYING, core.SCORING):
         context.update(board.controls_context(session, query if query is not None else request.GET))
         context["controls_template"] = board.CONTROLS_TEMPLATE

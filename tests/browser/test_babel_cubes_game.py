@@ -70,10 +70,11 @@ def test_two_phones_play_a_short_game_to_a_win(new_context: Callable[[], Browser
         expect(phone.get_by_test_id("bc-my-turn")).to_be_visible(timeout=5_000)
         shot = screenshots / "babel-cubes-01-picker.png" if number == 4 else None
         pick(phone, cell, cube, orientation, shot)
+        cubes = "1 cube" if number == 1 else f"{number} cubes"
         for other in (*phones.values(), host):  # the phones and the host follow the tower
             expect(other.locator(".cube-tower").first).to_have_attribute(
                 "aria-label",
-                f"The tower: {number} cubes placed; level {number // 4 + 1} is being built.",
+                f"The tower: {cubes} placed; level {number // 4 + 1} is being built.",
                 timeout=3_000,
             )
         if number == 2:  # each phone keeps its own hints on the versions its tickets fetched

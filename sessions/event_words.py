@@ -1,0 +1,261 @@
+"""What happened, in the players' words: one short sentence for each event of a session's log.
+
+A move's sentence names who made it, and most moves do not say who (the player to move
+did): the log is replayed to know, from the state before each event, whose turn it was.
+The sentences never say what is secret when they are shown: an offer, a drafted or a
+declared tile say only who made them; the die's rolls are told once rolled.
+
+The sentences of one version of a session are the same for every device, so they are kept
+in the cache (the host's event log and every phone's last move read them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
+
+from scoring import score_entry
+from scoring import session as core
+from scoring.babel_cubes import engine as bc
+from scoring.babel_on import engine as bo
+from scoring.errors import RuleError
+from scoring.seven_wonders import engine as sw
+from scoring.tower_of_babel import engine as tob
+from sessions import caching
+from sessions.boards.tower_of_babel import WONDER_NAMES
+from sessions.games import get_game
+from sessions.models import GameSession, SessionEvent
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One event as the table lived it: its payload, the game's state just before and just
+    after it (``None`` for a game without a play-by-play engine) and the players' names."""
+
+    payload: Mapping[str, Any]
+    before: Any
+    after: Any
+    names: Mapping[str, str]
+
+    def name(self, seat: Any) -> str:
+        return self.names.get(str(seat), gettext("A player"))
+
+    @property
+    def seat(self) -> str:
+        """The player the payload names."""
+        return self.name(self.payload.get("seat"))
+
+    @property
+    def mover(self) -> str:
+        """The player whose turn it was."""
+        return self.name((self.before or {}).get("active"))
+
+
+def _wonder(game: Any) -> str:
+    build = (game or {}).get("build") or {}
+    return str(WONDER_NAMES.get(str(build.get("wonder")), gettext("a wonder")))
+
+
+def _tob_resolve(m: Moment) -> str:
+    words = {"player": m.mover, "wonder": _wonder(m.before)}
+    if m.payload.get("fulfilled", True):
+        return gettext("%(player)s built on the %(wonder)s") % words
+    return gettext("%(player)s could not complete the build on the %(wonder)s") % words
+
+
+def _bo_roll(m: Moment) -> str:
+    last = (m.after or {}).get("last_roll") or {}
+    call = gettext("even") if last.get("call") == bo.EVEN else gettext("odd")
+    # The board's own words for a roll (templates/boards/babel_on/_board.html): one translation.
+    return gettext("%(name)s called %(call)s and rolled %(roll)s") % {
+        "name": m.mover,
+        "call": call,
+        "roll": last.get("roll", "?"),
+    }
+
+
+def _bo_rolloff(m: Moment) -> str:
+    first = (m.after or {}).get("first")
+    if first is None:
+        return gettext("Roll for the first player: a tie, roll again")
+    return gettext("%(player)s plays first") % {"player": m.name(first)}
+
+
+def _count(payload: Mapping[str, Any], key: str) -> int:
+    found = payload.get(key)
+    return len(found) if isinstance(found, list) else 0
+
+
+def _bo_draw(m: Moment) -> str:
+    count = _count(m.payload, "blocks")
+    return ngettext("%(player)s drew %(count)s block", "%(player)s drew %(count)s blocks", count) % {
+        "player": m.mover,
+        "count": count,
+    }
+
+
+def _bo_move(m: Moment) -> str:
+    count = _count(m.payload, "removals")
+    return ngettext("%(player)s moved %(count)s block", "%(player)s moved %(count)s blocks", count) % {
+        "player": m.mover,
+        "count": count,
+    }
+
+
+def _bo_bonus(m: Moment) -> str:
+    count = _count(m.payload, "blocks")
+    return ngettext("%(player)s placed %(count)s bonus block", "%(player)s placed %(count)s bonus blocks", count) % {
+        "player": m.mover,
+        "count": count,
+    }
+
+
+def _bo_miss(m: Moment) -> str:
+    if m.payload.get("choice") == "draw":
+        return gettext("%(player)s drew one block after a wrong call") % {"player": m.mover}
+    return gettext("%(player)s passed after a wrong call") % {"player": m.mover}
+
+
+def _sw_end_age(m: Moment) -> str:
+    return gettext("Age %(age)s is over") % {"age": (m.before or {}).get("age", "?")}
+
+
+def _player(template: str) -> Callable[[Moment], str]:
+    """A sentence about the player the payload names."""
+    return lambda m: gettext(template) % {"player": m.seat}
+
+
+def _mover(template: str) -> Callable[[Moment], str]:
+    """A sentence about the player whose turn it was."""
+    return lambda m: gettext(template) % {"player": m.mover}
+
+
+def _table(template: str) -> Callable[[Moment], str]:
+    """A sentence about the whole table."""
+    return lambda m: gettext(template)
+
+
+def _bc_place(m: Moment) -> str:
+    seats = (m.before or {}).get("seats") or []
+    to_move = (m.before or {}).get("to_move") or 1
+    return gettext("%(player)s placed a cube") % {"player": m.name(seats[to_move - 1] if seats else None)}
+
+
+WORDS: dict[str, Callable[[Moment], str]] = {
+    core.START: _table(gettext_noop("Game started")),
+    core.FINISH: _table(gettext_noop("Results recorded")),
+    core.ABANDON: _table(gettext_noop("Session abandoned")),
+    core.UNDO: _table(gettext_noop("Undo")),  # said with the move it took back, when there was one
+    score_entry.RECORD_SCORES: _table(gettext_noop("Scores entered")),
+    score_entry.RECORD_PLACES: _table(gettext_noop("Finishing order entered")),
+    # Tower of Babel
+    tob.FIRST_PLAYER: _player(gettext_noop("%(player)s plays first")),
+    tob.PASS: _mover(gettext_noop("%(player)s passed")),
+    tob.CHOOSE: lambda m: (
+        gettext("%(player)s chose a disc on the %(wonder)s") % {"player": m.mover, "wonder": _wonder(m.after)}
+    ),
+    # Only who offered: the offer itself is secret until all are revealed (TB-12).
+    tob.OFFER: lambda m: (
+        gettext("%(player)s offered for the build on the %(wonder)s") % {"player": m.seat, "wonder": _wonder(m.before)}
+    ),
+    tob.RESOLVE: _tob_resolve,
+    tob.BUILD: lambda m: _tob_resolve(
+        Moment(m.payload, {**(m.before or {}), "build": {"wonder": m.payload.get("wonder")}}, m.after, m.names)
+    ),
+    tob.ASSIGN: _player(gettext_noop("%(player)s chose what their two-kind discs count as")),
+    tob.DECLARE_CARDS: _player(gettext_noop("%(player)s told the action cards in their hand")),
+    # Babel On!
+    bo.SETUP: _table(gettext_noop("Colours chosen")),
+    bo.ROLLOFF: _bo_rolloff,
+    bo.ROLL: _bo_roll,
+    bo.DRAW: _bo_draw,
+    bo.MOVE: _bo_move,
+    bo.BONUS: _bo_bonus,
+    bo.KNOCK: _player(gettext_noop("%(player)s's tower was knocked over")),
+    bo.ADJUST: _table(gettext_noop("The towers were corrected by hand")),
+    bo.MISS: _bo_miss,
+    # 7 Wonders Babel
+    sw.DRAFT_PICK: _player(gettext_noop("%(player)s picked a tile")),  # which one stays secret
+    sw.DRAFT_RECORD: _table(gettext_noop("Tile draft recorded")),
+    sw.DECLARE_TILE: _player(gettext_noop("%(player)s chose a tile to build")),  # which one stays secret
+    sw.BUILD_TILES: _table(gettext_noop("Tower tiles placed")),
+    sw.PARTICIPATE: _player(gettext_noop("%(player)s joined the Great Project")),
+    sw.NEXT_TURN: _table(gettext_noop("Next turn")),
+    sw.END_AGE: _sw_end_age,
+    sw.SHEET: _player(gettext_noop("%(player)s entered their score sheet")),
+    # babel (the cube tower)
+    bc.PLACE: _bc_place,
+}
+
+
+def sentence(event_type: str, moment: Moment) -> str:
+    """The event in words; a type this module does not know yet says only that something
+    was recorded (tests/test_event_words.py fails for it)."""
+    describe = WORDS.get(event_type)
+    return describe(moment) if describe else gettext("A move was recorded")
+
+
+# A version's sentences never change; they are kept long enough for every device of a table
+# to read them after a move.
+SENTENCES_SECONDS = 300
+
+
+def sentences(session: GameSession, log: list[SessionEvent] | None = None) -> dict[int, str]:
+    """Every event of the session's log in words, by its number: computed once a version
+    and a language (a replay of the log, read unless ``log`` is the whole of it), then read
+    from the cache."""
+    key = f"event-words:{session.pk}:{session.version}:{get_language()}"
+    kept = caching.get(key)
+    if kept is not None:
+        return dict(kept)
+    if log is None:
+        log = list(session.events.order_by("seq"))
+    said = _said(session, [(event.seq, event.type, event.payload) for event in log])
+    caching.set_value(key, said, timeout=SENTENCES_SECONDS)
+    return said
+
+
+def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
+    """The last event in words (from ``said``, the log in words, when the caller has it), or
+    nothing before the first."""
+    if not session.version:
+        return ""
+    return (said if said is not None else sentences(session)).get(session.version, "")
+
+
+def described(log: list[SessionEvent], said: dict[int, str], *, latest: int) -> list[tuple[SessionEvent, str]]:
+    """The ``latest`` events of a session's whole ``log`` (in order), newest first, each with
+    its sentence (from ``said``, ``sentences(session, log)``)."""
+    return [(event, said.get(event.seq, gettext("A move was recorded"))) for event in reversed(log[-latest:])]
+
+
+def _said(session: GameSession, log: list[tuple[int, str, Any]]) -> dict[int, str]:
+    """Each event in words, replaying the log (an undo says which move it took back)."""
+    rules = get_game(session.game).rules
+    seated = list(session.seats.all())
+    names = {seat.key: seat.player.name for seat in seated}
+    seats = [seat.key for seat in seated]
+    states = [core.initial_state(rules, seats=seats, options=session.options, seed=session.seed)]
+    in_effect: list[str] = []
+    said: dict[int, str] = {}
+    for seq, event_type, payload in log:
+        if event_type == core.UNDO:
+            if len(states) > 1:
+                states.pop()
+                undone = in_effect.pop()
+                said[seq] = gettext("Undone: %(move)s") % {"move": undone}
+            else:
+                said[seq] = sentence(core.UNDO, Moment(payload, None, None, names))
+            continue
+        before = states[-1]
+        try:
+            after = core.step(rules, before, core.Event(seq=seq, type=event_type, payload=payload))
+        except RuleError:  # a log the rules no longer accept: it still says what was sent
+            after = before
+        said[seq] = sentence(event_type, Moment(payload, before["game"], after["game"], names))
+        states.append(after)
+        in_effect.append(said[seq])
+    return said

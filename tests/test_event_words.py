@@ -1,0 +1,102 @@
+"""The event log and the live region say what happened in words, naming the players, never
+an event's type or number, and never an offer before it is revealed (TB-12)."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring.session import Rules
+from scoring.tower_of_babel import engine as tob
+from sessions.event_words import WORDS, Moment, sentence
+from sessions.games import GAMES, get_game
+from tests.conftest import advance, started_tower
+
+EVERY_TYPE = sorted({(slug, event_type) for slug in GAMES for event_type in get_game(slug).rules.event_types()})
+
+
+def test_every_event_type_of_every_game_has_words():
+    rules: list[Rules] = [get_game(slug).rules for slug in GAMES]
+    missing = {event_type for r in rules for event_type in r.event_types()} - set(WORDS)
+    assert not missing, f"event types without words: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("slug", "event_type"), EVERY_TYPE)
+def test_each_event_type_says_something_short_without_its_type(slug, event_type):
+    moment = Moment(payload={"seat": "1"}, before={"active": "1", "seats": ["1", "2"]}, after={}, names={"1": "Ada"})
+    said = sentence(event_type, moment)
+    assert said
+    assert len(said) < 80
+    assert event_type not in said
+    assert "." not in said.rstrip(".")
+
+
+def log_of(page: str) -> str:
+    found = re.search(r'data-testid="event-log">(.*?)</ul>', page, re.S)
+    assert found, "the page has an event log"
+    return found[1]
+
+
+def test_the_host_log_names_who_did_what_in_words(member_client, session):
+    session, _seats, _code = started_tower(session)
+    advance(session, tob.PASS)
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    log = log_of(page)
+    assert "Ada passed" in log
+    assert "Ada plays first" in log
+    assert "Game started" in log
+    assert "tob." not in page
+    assert "session.start" not in log
+    assert "#1" not in log
+
+
+def test_an_undo_says_which_move_it_took_back(member_client, session):
+    session, _seats, _code = started_tower(session)
+    advance(session, tob.PASS)
+    advance(session, "undo")
+    assert "Undone: Ada passed" in log_of(member_client.get(f"/s/{session.pk}/").content.decode())
+
+
+def test_a_session_with_no_events_shows_no_numbered_list(member_client, session):
+    page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert "Nothing recorded yet." in page
+    assert 'data-testid="event-log"' not in page
+    assert '<ol class="events"' not in page
+
+
+def test_the_live_region_shows_the_last_move_not_a_step_number(member_client, session):
+    session, seats, code = started_tower(session)
+    advance(session, tob.PASS)
+    phone = Client()
+    phone.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    for page in (member_client.get(f"/s/{session.pk}/").content.decode(), phone.get(f"/j/{code}/").content.decode()):
+        assert re.search(r'data-testid="last-move">Ada passed<', page)
+        assert "step " not in page
+        assert 'data-testid="status"' in page
+
+
+def test_a_secret_offer_shows_who_offered_and_not_what_before_the_reveal(member_client, session):  # TB-12
+    session, seats, _code = started_tower(session)
+    game = session.state["game"]
+    disc = next(d for d, found in game["discs"].items() if len(found["demand"]) == 1)
+    wonder = game["discs"][disc]["wonder"]
+    advance(session, tob.CHOOSE, wonder=wonder, disc=disc)
+    (kind,) = game["discs"][disc]["demand"]
+    advance(session, tob.OFFER, seat=seats[1], cards={kind: 4}, trading=True, triple=False)
+    log = log_of(member_client.get(f"/s/{session.pk}/").content.decode())
+    assert re.search(r"Bruno offered for the build on the [A-Z]", log)
+    assert "4" not in re.sub(r"\d\d:\d\d:\d\d", "", log)  # only the times carry digits
+    assert kind not in log
+    assert "trading" not in log.lower()
+
+
+def test_babel_on_draws_name_the_player_and_count_the_blocks():
+    moment = Moment(payload={"blocks": [{}, {}]}, before={"active": "1"}, after={}, names={"1": "Ada"})
+    assert sentence("bo.draw", moment) == "Ada drew 2 blocks"
+    one = Moment(payload={"blocks": [{}]}, before={"active": "1"}, after={}, names={"1": "Ada"})
+    assert sentence("bo.draw", one) == "Ada drew 1 block"
+
+
+def test_a_babel_cube_names_the_player_to_move():
+    moment = Moment(payload={}, before={"seats": ["1", "2"], "to_move": 2}, after={}, names={"1": "Ada", "2": "Bo"})
+    assert sentence("bc.place", moment) == "Bo placed a cube"
