@@ -11,7 +11,7 @@ in the cache (the host's event log and every phone's last move read them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,24 +198,108 @@ def sentence(event_type: str, moment: Moment) -> str:
     return describe(moment) if describe else gettext("A move was recorded")
 
 
-# A version's sentences never change; they are kept long enough for every device of a table
-# to read them after a move.
+# A version's sentences never change. Each version's are kept with what the next version
+# needs to tell its one new event (the state it leaves, the moves an undo can take back), so
+# a move tells one event, not the whole log again; kept long enough for every device of a
+# table to read them after a move, and for the next move to start from them.
 SENTENCES_SECONDS = 300
 
 
-def sentences(session: GameSession, log: list[SessionEvent] | None = None) -> dict[int, str]:
-    """Every event of the session's log in words, by its number: computed once a version
-    and a language (a replay of the log, read unless ``log`` is the whole of it), then read
-    from the cache."""
-    key = f"event-words:{session.pk}:{session.version}:{get_language()}"
-    kept = caching.get(key)
-    if kept is not None:
-        return dict(kept)
+@dataclass
+class Told:
+    """A session's log told up to a version: each event in words by its number, the moves in
+    effect (newest last: what an undo takes back), and the state the version left."""
+
+    said: dict[int, str]
+    in_effect: list[str]
+    state: Any
+
+
+def sentences(session: GameSession) -> dict[int, str]:
+    """Every event of the session's log in words, by its number (see ``told_with_latest``)."""
+    return _told_now(session, shown=0)[0].said
+
+
+def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str], list[SessionEvent]]:
+    """The log in words, and its ``shown`` newest events (newest first, with their authors),
+    read in one query."""
+    told, latest = _told_now(session, shown=shown)
+    return told.said, latest
+
+
+def _told_now(session: GameSession, *, shown: int) -> tuple[Told, list[SessionEvent]]:
+    """The log told up to the session's version: from the cache; else from the version before
+    when the cache still has it (one event to tell); else by replaying the whole log. Told
+    once a version and a language, then kept."""
+    key = _told_key(session.pk, session.version)
+    events = session.events.select_related("author")
+    kept: Told | None = caching.get(key)
+    before: Told | None = None
+    if kept is None and session.version:
+        before = caching.get(_told_key(session.pk, session.version - 1))
+    if kept is None and before is None:  # the whole log, which holds the newest events too
+        log = list(events.order_by("seq"))
+        kept = _replayed(session, [(e.seq, e.type, e.payload) for e in log])
+        caching.set_value(key, kept, timeout=SENTENCES_SECONDS)
+        return kept, log[::-1][:shown]
+    latest = list(events.order_by("-seq")[: max(shown, 1)]) if shown or kept is None else []
+    if kept is None:
+        assert before is not None
+        new = latest[0] if latest and latest[0].seq == session.version else None
+        kept = (
+            _replayed(session, None) if new is None else _tell(before, new, after=session.state, names=_names(session))
+        )
+        caching.set_value(key, kept, timeout=SENTENCES_SECONDS)
+    return kept, latest[:shown]
+
+
+def _told_key(session_id: int, version: int) -> str:
+    return f"event-words:{session_id}:{version}:{get_language()}"
+
+
+def _names(session: GameSession) -> dict[str, str]:
+    return {seat.key: seat.player.name for seat in session.seats.all()}
+
+
+def _tell(told: Told, event: SessionEvent | tuple[int, str, Any], *, after: Any, names: Mapping[str, str]) -> Told:
+    """``told`` and one more event, which left the state ``after`` (an undo says which move
+    it took back)."""
+    seq, event_type, payload = (event.seq, event.type, event.payload) if isinstance(event, SessionEvent) else event
+    said, in_effect = {**told.said}, list(told.in_effect)
+    if event_type == core.UNDO:
+        said[seq] = (
+            gettext("Undone: %(move)s") % {"move": in_effect.pop()}
+            if in_effect
+            else sentence(core.UNDO, Moment(payload, None, None, names))
+        )
+    else:
+        said[seq] = sentence(event_type, Moment(payload, told.state["game"], after["game"], names))
+        in_effect.append(said[seq])
+    return Told(said=said, in_effect=in_effect, state=after)
+
+
+def _replayed(session: GameSession, log: list[tuple[int, str, Any]] | None) -> Told:
+    """The whole log (read unless given) told, replaying it from the start."""
+    names = _names(session)
+    rules = get_game(session.game).rules
+    seats = [seat.key for seat in session.seats.all()]
+    states = [core.initial_state(rules, seats=seats, options=session.options, seed=session.seed)]
+    told = Told(said={}, in_effect=[], state=states[0])
     if log is None:
-        log = list(session.events.order_by("seq"))
-    said = _said(session, [(event.seq, event.type, event.payload) for event in log])
-    caching.set_value(key, said, timeout=SENTENCES_SECONDS)
-    return said
+        log = list(session.events.order_by("seq").values_list("seq", "type", "payload"))
+    for seq, event_type, payload in log:
+        if event_type == core.UNDO:
+            if len(states) > 1:
+                states.pop()
+            after = states[-1]
+        else:
+            try:
+                after = core.step(rules, states[-1], core.Event(seq=seq, type=event_type, payload=payload))
+            except RuleError:  # a log the rules no longer accept: it still says what was sent
+                after = states[-1]
+            states.append(after)
+        told = _tell(told, (seq, event_type, payload), after=after, names=names)
+    return told
 
 
 def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
@@ -226,36 +310,7 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
     return (said if said is not None else sentences(session)).get(session.version, "")
 
 
-def described(log: list[SessionEvent], said: dict[int, str], *, latest: int) -> list[tuple[SessionEvent, str]]:
-    """The ``latest`` events of a session's whole ``log`` (in order), newest first, each with
-    its sentence (from ``said``, ``sentences(session, log)``)."""
-    return [(event, said.get(event.seq, gettext("A move was recorded"))) for event in reversed(log[-latest:])]
-
-
-def _said(session: GameSession, log: list[tuple[int, str, Any]]) -> dict[int, str]:
-    """Each event in words, replaying the log (an undo says which move it took back)."""
-    rules = get_game(session.game).rules
-    seated = list(session.seats.all())
-    names = {seat.key: seat.player.name for seat in seated}
-    seats = [seat.key for seat in seated]
-    states = [core.initial_state(rules, seats=seats, options=session.options, seed=session.seed)]
-    in_effect: list[str] = []
-    said: dict[int, str] = {}
-    for seq, event_type, payload in log:
-        if event_type == core.UNDO:
-            if len(states) > 1:
-                states.pop()
-                undone = in_effect.pop()
-                said[seq] = gettext("Undone: %(move)s") % {"move": undone}
-            else:
-                said[seq] = sentence(core.UNDO, Moment(payload, None, None, names))
-            continue
-        before = states[-1]
-        try:
-            after = core.step(rules, before, core.Event(seq=seq, type=event_type, payload=payload))
-        except RuleError:  # a log the rules no longer accept: it still says what was sent
-            after = before
-        said[seq] = sentence(event_type, Moment(payload, before["game"], after["game"], names))
-        states.append(after)
-        in_effect.append(said[seq])
-    return said
+def described(latest: Sequence[SessionEvent], said: dict[int, str]) -> list[tuple[SessionEvent, str]]:
+    """The ``latest`` events of a session (newest first), each with its sentence (from ``said``,
+    ``sentences(session)``)."""
+    return [(event, said.get(event.seq, gettext("A move was recorded"))) for event in latest]

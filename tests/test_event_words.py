@@ -6,8 +6,10 @@ import re
 import pytest
 from django.test import Client
 
+from scoring import session as core
 from scoring.session import Rules
 from scoring.tower_of_babel import engine as tob
+from sessions import event_words
 from sessions.event_words import WORDS, Moment, sentence
 from sessions.games import GAMES, get_game
 from tests.conftest import advance, started_tower
@@ -100,3 +102,24 @@ def test_babel_on_draws_name_the_player_and_count_the_blocks():
 def test_a_babel_cube_names_the_player_to_move():
     moment = Moment(payload={}, before={"seats": ["1", "2"], "to_move": 2}, after={}, names={"1": "Ada", "2": "Bo"})
     assert sentence("bc.place", moment) == "Bo placed a cube"
+
+
+def test_a_move_is_told_from_the_version_before_without_replaying_the_log(member_client, session, monkeypatch):
+    session, _seats, _code = started_tower(session)
+    member_client.get(f"/s/{session.pk}/")  # the version as the host saw it: told and kept
+
+    def replayed(*args, **kwargs):
+        raise AssertionError("the whole log was replayed")
+
+    monkeypatch.setattr(event_words, "_replayed", replayed)
+    for move in (tob.PASS, tob.PASS, core.UNDO):  # each version seen, as the table's devices see them
+        advance(session, move)
+        page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert log_of(page).index("Undone: Bruno passed") < log_of(page).index("Ada passed")
+
+
+def test_a_version_the_cache_lost_is_told_by_replaying_the_log(member_client, session):
+    session, _seats, _code = started_tower(session)
+    advance(session, tob.PASS)
+    advance(session, tob.PASS)  # no device saw the version before
+    assert "Bruno passed" in log_of(member_client.get(f"/s/{session.pk}/").content.decode())

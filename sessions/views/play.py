@@ -23,7 +23,7 @@ from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
-from sessions.event_words import described, sentences
+from sessions.event_words import described, told_with_latest
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
@@ -54,6 +54,9 @@ def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
     return [(key, key) for key in session.state["entry"]["seats"]]
 
 
+LOG_SHOWN = 30  # the host's event log shows the latest moves
+
+
 def session_context(
     request: MemberRequest,
     session: GameSession,
@@ -68,8 +71,7 @@ def session_context(
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
-    log = list(session.events.select_related("author").order_by("seq"))
-    said = sentences(session, log)
+    said, latest = told_with_latest(session, shown=LOG_SHOWN)
     context = {
         **live_context(
             session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints, said=said
@@ -82,7 +84,7 @@ def session_context(
         "code_form": IdempotentForm(),
         "join_code": selectors.current_join_code(session),
         "join_url": None,
-        "events": described(log, said, latest=30),
+        "events": described(latest, said),
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
     board = None if scored_by_hand(session) else board_for(session)
