@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import session as core
+from scoring.babel_on import engine as bo
+from scoring.seven_wonders import engine as sw
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
@@ -55,6 +57,9 @@ def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
 
 
 LOG_SHOWN = 30  # the host's event log shows the latest moves
+# Moves that end something (a player's game, an age): the host's page offers to undo them at
+# once, in case of a slip of the finger.
+ENDING_MOVES = frozenset({bo.KNOCK, sw.END_AGE})
 
 
 def session_context(
@@ -85,6 +90,7 @@ def session_context(
         "join_code": selectors.current_join_code(session),
         "join_url": None,
         "events": described(latest, said),
+        "undo_banner": said.get(session.version, "") if latest and latest[0].type in ENDING_MOVES else "",
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
     board = None if scored_by_hand(session) else board_for(session)
