@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_noop, ngettext
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext_lazy
 
 from scoring import score_entry
 from scoring import session as core
@@ -89,28 +89,26 @@ def _count(payload: Mapping[str, Any], key: str) -> int:
     return len(found) if isinstance(found, list) else 0
 
 
-def _bo_draw(m: Moment) -> str:
-    count = _count(m.payload, "blocks")
-    return ngettext("%(player)s drew %(count)s block", "%(player)s drew %(count)s blocks", count) % {
-        "player": m.mover,
-        "count": count,
-    }
+def _blocks(key: str, said: Any) -> Callable[[Moment], str]:
+    """The mover and how many blocks the payload's ``key`` lists, in ``said`` (a lazy plural
+    chosen by "count")."""
+
+    def tell(m: Moment) -> str:
+        return str(said % {"player": m.mover, "count": _count(m.payload, key)})
+
+    return tell
 
 
-def _bo_move(m: Moment) -> str:
-    count = _count(m.payload, "removals")
-    return ngettext("%(player)s moved %(count)s block", "%(player)s moved %(count)s blocks", count) % {
-        "player": m.mover,
-        "count": count,
-    }
-
-
-def _bo_bonus(m: Moment) -> str:
-    count = _count(m.payload, "blocks")
-    return ngettext("%(player)s placed %(count)s bonus block", "%(player)s placed %(count)s bonus blocks", count) % {
-        "player": m.mover,
-        "count": count,
-    }
+_bo_draw = _blocks(
+    "blocks", ngettext_lazy("%(player)s drew %(count)s block", "%(player)s drew %(count)s blocks", "count")
+)
+_bo_move = _blocks(
+    "removals", ngettext_lazy("%(player)s moved %(count)s block", "%(player)s moved %(count)s blocks", "count")
+)
+_bo_bonus = _blocks(
+    "blocks",
+    ngettext_lazy("%(player)s placed %(count)s bonus block", "%(player)s placed %(count)s bonus blocks", "count"),
+)
 
 
 def _bo_miss(m: Moment) -> str:

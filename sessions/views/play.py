@@ -21,8 +21,8 @@ from django.views.decorators.http import require_POST
 
 from scoring import session as core
 from scoring.babel_on import engine as bo
-from scoring.seven_wonders import engine as sw
 from scoring.errors import RuleError
+from scoring.seven_wonders import engine as sw
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.event_words import described, told_with_latest
