@@ -5,6 +5,7 @@ on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block on someone's 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.http import QueryDict
@@ -87,12 +88,24 @@ def _picture(tower: list[list[str | None]]) -> list[dict[str, Any]]:
         {
             "number": number,
             "cells": [
-                {"key": f"{number}-{cell}", "colour": colour, "label": _place_label(number, cell)}
+                {
+                    "key": f"{number}-{cell}",
+                    "colour": colour,
+                    "colour_name": _colour_name(colour),
+                    "label": _place_label(number, cell),
+                }
                 for cell, colour in zip(cells(), tower[number - 1], strict=True)
             ],
         }
         for number in range(floors(), 0, -1)
     ]
+
+
+def _by_colour(tower: list[list[str | None]]) -> list[tuple[str, str, int]]:
+    """(colour, its name, blocks) for each colour in a tower, the most blocks first: the
+    picture's key in words."""
+    counts = Counter(colour for floor in tower for colour in floor if colour is not None)
+    return [(colour, _colour_name(colour), count) for colour, count in counts.most_common()]
 
 
 def board_context(session: GameSession) -> dict[str, Any]:
@@ -121,6 +134,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
                 "bonus": state["bonus"].get(seat, 0),
                 "blocks": blocks(tower),
                 "floors": _picture(tower),
+                "by_colour": _by_colour(tower),
                 "perfect": bool(colours) and not problems,
                 "problems": problems,
                 "winner": seat == state["winner"],
