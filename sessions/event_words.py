@@ -121,6 +121,16 @@ def _sw_end_age(m: Moment) -> str:
     return gettext("Age %(age)s is over") % {"age": (m.before or {}).get("age", "?")}
 
 
+def _bo_knock(m: Moment) -> str:
+    """``seat`` knocked blocks off ``tower``'s tower (BO-12)."""
+    if str(m.payload.get("tower")) == str(m.payload.get("seat")):
+        return gettext("%(player)s knocked over their own tower") % {"player": m.seat}
+    return gettext("%(player)s knocked over %(owner)s's tower") % {
+        "player": m.seat,
+        "owner": m.name(m.payload.get("tower")),
+    }
+
+
 def _player(template: str) -> Callable[[Moment], str]:
     """A sentence about the player the payload names."""
     return lambda m: gettext(template) % {"player": m.seat}
@@ -172,7 +182,7 @@ WORDS: dict[str, Callable[[Moment], str]] = {
     bo.DRAW: _bo_draw,
     bo.MOVE: _bo_move,
     bo.BONUS: _bo_bonus,
-    bo.KNOCK: _player(gettext_noop("%(player)s's tower was knocked over")),
+    bo.KNOCK: _bo_knock,
     bo.ADJUST: _table(gettext_noop("The towers were corrected by hand")),
     bo.MISS: _bo_miss,
     # 7 Wonders Babel

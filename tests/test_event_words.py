@@ -123,3 +123,13 @@ def test_a_version_the_cache_lost_is_told_by_replaying_the_log(member_client, se
     advance(session, tob.PASS)
     advance(session, tob.PASS)  # no device saw the version before
     assert "Bruno passed" in log_of(member_client.get(f"/s/{session.pk}/").content.decode())
+
+
+def test_a_knocked_over_tower_names_who_knocked_it_and_whose_it_was():  # BO-12
+    names = {"1": "Ada", "2": "Bruno"}
+    assert sentence("bo.knock", Moment({"seat": "1", "tower": "2"}, None, None, names)) == (
+        "Ada knocked over Bruno's tower"
+    )
+    assert sentence("bo.knock", Moment({"seat": "2", "tower": "2"}, None, None, names)) == (
+        "Bruno knocked over their own tower"
+    )
