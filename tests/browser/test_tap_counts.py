@@ -1,5 +1,6 @@
 """The shortest path, counted as a person's taps: from the night page to a new game's board in
-at most 5, and from a finished game to its rematch's board in 1.
+at most 5, from a finished game to its rematch's board in 1, and a turn on the host's page
+(a Tower of Babel pass in 1, a babel cube placed in 3).
 
 The page counts what the browser itself received (sessionStorage keeps it across the
 navigations): each click, each choice in a list (2 taps: open it, pick), and each sequence of
@@ -113,3 +114,38 @@ def test_a_rematch_takes_one_tap_and_the_next_player_starts(new_context: Callabl
     rematch = GameSession.objects.exclude(pk=previous.pk).get()
     assert page.url.endswith(f"/s/{rematch.pk}/")
     assert rematch.state["game"]["active"] == str(players[2].pk)  # Bruno started the last game
+
+
+# A turn on the host's page, as the table plays it (the phones' own moves are counted by the
+# games' phone tests): the taps it takes, at most.
+MOST_TAPS_TO_PASS = 1  # Tower of Babel: a turn without a build
+MOST_TAPS_TO_PLACE_A_CUBE = 3  # babel: the cell, the cube, the way it faces
+
+
+def test_a_tower_of_babel_pass_takes_one_tap(new_context: Callable[[], BrowserContext]) -> None:
+    night, players = a_night_after_a_game(game="tower-of-babel")
+    session = services.create_session(night=night, game="tower-of-babel", players=players)
+    advance(session, "session.start")
+    advance(session, tob.FIRST_PLAYER, seat=str(players[0].pk))
+    page = counting_page(new_context, f"/s/{session.pk}/")
+    page.get_by_role("button", name="Pass", exact=True).click()
+    expect(page.get_by_test_id("tob-board")).to_contain_text("Bruno to play")
+    taps = taps_on(page)
+    print(f"\nTower of Babel, a pass: {taps} tap")
+    assert taps <= MOST_TAPS_TO_PASS
+
+
+def test_placing_a_cube_takes_three_taps(new_context: Callable[[], BrowserContext]) -> None:
+    night, players = a_night_after_a_game(game="tower-of-babel")
+    session = services.create_session(night=night, game="babel-cubes", players=players[:2])
+    advance(session, "session.start")
+    page = counting_page(new_context, f"/s/{session.pk}/")
+    picker = page.get_by_test_id("bc-picker")
+    picker.locator("details.bc-cell > summary").first.click()
+    picker.locator("details.bc-cell[open] details.bc-type > summary").first.click()
+    picker.locator("details.bc-cell[open] details.bc-type[open] button").first.click()
+    expect(page.get_by_test_id("standings")).to_be_visible()
+    expect(page.locator("#session")).to_contain_text("Ada placed a cube")
+    taps = taps_on(page)
+    print(f"\nbabel, a cube placed: {taps} taps")
+    assert taps <= MOST_TAPS_TO_PLACE_A_CUBE
