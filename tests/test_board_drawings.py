@@ -118,7 +118,8 @@ def test_a_built_part_is_a_brick_per_card_in_its_builders_colour_with_their_init
         double_turn=False,
     )
     page = page_of(member_client, session)
-    pyramids = page.split("Pyramids of Giza")[1].split('class="wonder')[0]
+    board = page.split('data-testid="tob-board"')[1]  # the last move above it names the wonder too
+    pyramids = board.split("Pyramids of Giza")[1].split('class="wonder')[0]
     wall = pyramids.split('<div class="wall" aria-hidden="true">')[1].split("</div>")[0]
     bricks = re.findall(r'<span class="brick colour-(\w+)">(\w)</span>', wall)
     assert bricks == [("red", "A")] * (number - 1) + [("none", "B")]  # Bruno chose no colour: dashed, with his B
