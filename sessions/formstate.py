@@ -7,7 +7,8 @@ move, the page is rendered as usual and then the one form that was sent (found b
 and number inputs their value, checkboxes and radios their ``checked``, selects their
 ``selected`` option, textareas their text. Hidden inputs keep what the server rendered
 (the fresh version and a new idempotency key), so sending again is checked against the
-table as it is now. Messages go right after their field, or at the top of the form.
+table as it is now. Messages go right after their field, or at the top of the form, their rule
+ids linked to the rules.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from html import escape
 from html.parser import HTMLParser
 
 from django.http import HttpResponse, QueryDict
+
+from sessions.rules_reference import link_rule_ids
 
 # Inputs whose value is not typed by a person (or must stay as the server rendered it).
 UNTYPED = {"hidden", "submit", "button", "reset", "image", "file", "password"}
@@ -88,7 +91,7 @@ def keep_typed(
     if filler.form_start is None:
         return None
     unplaced = [message for names, message in filler.errors.items() if names not in filler.placed]
-    top = "".join(f'<p class="msg error" role="alert">{escape(m)}</p>' for m in [*form_errors, *unplaced])
+    top = "".join(f'<p class="msg error" role="alert">{link_rule_ids(m)}</p>' for m in [*form_errors, *unplaced])
     if top:
         filler.edits.append(Edit(filler.form_start, filler.form_start, top))
     return _apply(html, filler.edits)
@@ -206,7 +209,7 @@ class _Filler(HTMLParser):
             ident = f"{self.form}-{name}-error"
             _set(attrs, "aria-invalid", "true")
             _set(attrs, "aria-describedby", ident)
-            return f'<span class="error" role="alert" id="{escape(ident)}">{escape(message)}</span>'
+            return f'<span class="error" role="alert" id="{escape(ident)}">{link_rule_ids(message)}</span>'
         return ""
 
     def handle_endtag(self, tag: str) -> None:

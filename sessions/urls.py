@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sessions.views import accounts, exports, groups, join, nights, phones, play, statistics, theme, tokens
+from sessions.views import accounts, exports, groups, join, nights, phones, play, rules, statistics, theme, tokens
 
 urlpatterns = [
     path("", groups.home, name="home"),
@@ -47,6 +47,7 @@ urlpatterns = [
         phones.seat_request_answer,
         name="seat_request_answer",
     ),
+    path("rules/<slug:game>/", rules.rules, name="rules"),
     path("join/", join.join, name="join"),
     path("j/<str:code>/", join.guest, name="guest"),
     path("j/<str:code>/live/", join.guest_live, name="guest_live"),

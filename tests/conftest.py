@@ -17,6 +17,7 @@ from scoring.babel_cubes import solver
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameNight, GameSession, Group, Player
+from sessions.rules_reference import RULE_ID, rule_link
 
 
 @pytest.fixture(autouse=True)
@@ -164,3 +165,8 @@ def eager() -> Any:
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
+
+
+def ruled(message: str) -> str:
+    """``message`` as a page shows it: each rule id in it a link to the rule's text."""
+    return RULE_ID.sub(lambda found: rule_link(found.group(0)) or found.group(0), message)

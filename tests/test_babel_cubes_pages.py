@@ -10,7 +10,7 @@ from scoring.babel_cubes.moves import position_of
 from sessions import services
 from sessions.boards.babel_cubes import move_key
 from sessions.live import TICKET_HEADER
-from tests.conftest import play
+from tests.conftest import play, ruled
 from tests.test_babel_cubes_engine import TOWER
 
 
@@ -59,7 +59,7 @@ def test_a_placement_is_drawn_and_passes_the_turn(member_client, cubes):  # BC-3
 def test_an_illegal_placement_is_refused_with_its_rule(member_client, cubes):  # BC-5
     response = place(member_client, cubes, key("nw", 1, ["north"]))
     assert response.status_code == 400
-    assert "(rule BC-5)" in response.content.decode()
+    assert ruled("(rule BC-5)") in response.content.decode()
     cubes.refresh_from_db()
     assert cubes.state["game"]["moves"] == []
 

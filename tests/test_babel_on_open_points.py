@@ -13,7 +13,7 @@ from scoring.errors import RuleError
 from sessions import services
 from sessions.api.tokens import create_api_token
 from tests import test_babel_on_phones
-from tests.conftest import advance, play
+from tests.conftest import advance, play, ruled
 from tests.test_babel_on_pages import game
 from tests.test_babel_on_phones import keys, my_turn, phone, send
 
@@ -82,7 +82,7 @@ def test_bo_7_a_stack_moved_top_block_off_first_and_on_last_keeps_its_order(via,
         response = send(bruno_phone, code, **data)
     # One block put on twice is refused on its row with the rule, and nothing changes (BO-9).
     assert twice.status_code == 400
-    assert "Each block taken off goes back onto a tower once. (rule BO-9)" in twice.content.decode()
+    assert ruled("Each block taken off goes back onto a tower once. (rule BO-9)") in twice.content.decode()
     assert response.status_code == 302
     state = game(session)
     assert state["towers"][bruno][:2] == [["green", "green", None, None], ["red", None, None, None]]
@@ -125,7 +125,7 @@ def test_bo_5_a_wrong_call_keeps_the_turn_until_the_table_records_one_block_draw
     assert "Pass: the die goes to the left" in html
     assert "Draw this block" in html
     again = play(member_client, session, "roll", call="odd", roll="3", die="typed")
-    assert "(rule BO-5)" in again.content.decode()
+    assert ruled("(rule BO-5)") in again.content.decode()
     response = play(member_client, session, "miss", choice="draw", colour_0="green", spot_0="1-nw")
     assert response.status_code == 302
     state = game(session)

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from sessions import selectors, services
-from tests.conftest import play
+from tests.conftest import play, ruled
 
 
 @pytest.fixture
@@ -85,16 +85,16 @@ def test_a_placement_that_breaks_a_rule_is_refused_with_the_reason_and_rule(memb
     play(member_client, started, "roll", call="even", roll="2", die="typed")
     response = play(member_client, started, "draw", colour_0="blue", spot_0="1-nw", colour_1="red", spot_1="2-se")
     assert response.status_code == 400
-    assert "must sit on a block in the same cell of floor 1. (rule BO-7)" in response.content.decode()
+    assert ruled("must sit on a block in the same cell of floor 1. (rule BO-7)") in response.content.decode()
     response = play(member_client, started, "draw", colour_0="blue", spot_0="3-nw", colour_1="red", spot_1="1-se")
-    assert "(rule BO-7)" in response.content.decode()
+    assert ruled("(rule BO-7)") in response.content.decode()
     assert game(started)["towers"][a][0] == [None] * 4
 
 
 def test_a_wrong_call_is_a_miss_and_a_missing_roll_is_refused(member_client, started):  # BO-4, BO-5
     _a, b = set_up_and_roll_off(member_client, started)
     response = play(member_client, started, "roll", call="odd", roll="", die="typed")
-    assert "A die shows 1 to 6. (rule BO-4)" in response.content.decode()
+    assert ruled("A die shows 1 to 6. (rule BO-4)") in response.content.decode()
     play(member_client, started, "roll", call="odd", roll="4", die="typed")
     assert (
         "a wrong call: the table records a pass or one block drawn"
@@ -149,7 +149,7 @@ def test_the_chance_to_draw_is_exact(member_client, started):  # BO-5
     # 22 of 68 blue: C(22,2)/C(68,2) = 231/2278
     assert "at least 2 blue among 2: 231/2278 ≈ 10.1%" in page
     page = member_client.get(f"/s/{started.pk}/?chance_seat={a}&drawn=99&at_least=1").content.decode()
-    assert "(rule BO-5)" in page
+    assert ruled("(rule BO-5)") in page
 
 
 def test_knocking_an_opponents_tower_ends_the_game_and_finishing_writes_results(member_client, started):  # BO-12, BO-14

@@ -10,6 +10,7 @@ from django.test import Client
 from scoring.babel_on import engine as bo
 from sessions import services
 from sessions.models import SessionEvent
+from tests.conftest import ruled
 from tests.test_babel_on_pages import game, set_up_and_roll_off
 
 
@@ -102,7 +103,7 @@ def test_after_a_right_odd_call_the_phone_takes_blocks_off_then_adds_them(table)
     # Ada's blue is not on a floor of her colour alone: it stays (BO-10); the green may go.
     response = send(bruno_phone, code, from_0=f"{ada}:1:nw", to_tower_0=bruno, to_place_0="1-nw")
     assert response.status_code == 400
-    assert "(rule BO-10)" in response.content.decode()
+    assert ruled("(rule BO-10)") in response.content.decode()
     assert game(session)["towers"][ada][0] == ["blue", "green", None, None]
     response = send(bruno_phone, code, from_0=f"{ada}:1:ne", to_tower_0=bruno, to_place_0="1-nw")
     assert response.status_code == 302
@@ -119,7 +120,7 @@ def test_the_other_phone_is_refused_with_the_rule_and_nothing_changes(table):  #
     version = session.version
     response = bruno_phone.post(f"/j/{code}/act/", {"move": "roll", "call": "even", "die": "typed", "roll": "2"})
     assert response.status_code == 400
-    assert "It is Ada&#x27;s turn. (rule BO-5)" in response.content.decode()
+    assert ruled("It is Ada&#x27;s turn. (rule BO-5)") in response.content.decode()
     session.refresh_from_db()
     assert session.version == version
     assert game(session)["last_roll"] is None
@@ -139,7 +140,7 @@ def test_the_other_phone_is_refused_with_the_rule_and_nothing_changes(table):  #
         },
     )
     assert response.status_code == 400
-    assert "(rule BO-5)" in response.content.decode()
+    assert ruled("(rule BO-5)") in response.content.decode()
     session.refresh_from_db()
     assert session.version == version
     assert game(session)["towers"][ada][0] == [None] * 4
@@ -206,7 +207,7 @@ def test_a_refused_placement_on_the_phone_names_the_rule_and_changes_nothing(tab
     assert response.status_code == 400
     page = response.content.decode()
     assert 'data-testid="guest-error"' in page
-    assert "(rule BO-7)" in page
+    assert ruled("(rule BO-7)") in page
     session.refresh_from_db()
     assert session.version == version
     assert 'data-testid="bo-my-turn"' in page  # the form is there to send again
@@ -284,5 +285,5 @@ def test_a_bonus_block_sent_from_the_other_phone_is_refused_with_the_rule(table)
         f"/j/{code}/act/", {"move": "bonus", "expected_version": session.version, "bonus_0": "1-nw"}
     )
     assert response.status_code == 400
-    assert "(rule BO-5)" in response.content.decode()
+    assert ruled("(rule BO-5)") in response.content.decode()
     assert game(session)["bonus"] == {ada: 2, bruno: 2}

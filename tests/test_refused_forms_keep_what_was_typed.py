@@ -9,7 +9,7 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
-from tests.conftest import advance, play
+from tests.conftest import advance, play, ruled
 
 
 def form_in(body: str, form_id: str) -> str:
@@ -54,7 +54,7 @@ def test_a_refused_colour_choice_keeps_every_colour_chosen_and_names_the_rule(me
         select = setup[setup.index(f'name="{name}"') :]
         select = select[: select.index("</select>")]
         assert f'<option value="{colour}" selected>' in select, name
-    assert "Two players cannot share a colour. (rule BO-1)" in setup
+    assert ruled("Two players cannot share a colour. (rule BO-1)") in setup
     assert re.search(r'name="colour_\w+"[^>]*aria-invalid="true"', setup)
 
 
@@ -75,4 +75,4 @@ def test_a_refused_acceptance_keeps_the_ticks_and_counts(member_client, session)
     assert re.search(rf'name="accept_{seats[1]}"[^>]* checked', resolve)
     assert re.search(rf'name="accept_{seats[2]}"[^>]* checked', resolve)
     assert re.search(rf'name="own_{kind}"[^>]*value="1"', resolve)
-    assert "(rule TB-13)" in resolve
+    assert ruled("(rule TB-13)") in resolve

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from sessions import services
+from tests.conftest import ruled
 
 ADA = {"coins": "10", "military": "9", "wonder": "10", "civilian": "5+7", "commercial": "4", "guilds": "6",
        "great_projects": "-2", "science_tablet": "3", "science_compass": "2", "science_gear": "1",
@@ -65,7 +66,7 @@ def test_a_bad_count_is_refused_naming_the_column(member_client, table):
     assert response.status_code == 400
     assert "Enter a whole number." in response.content.decode()
     fourth_tile = sheet(member_client, table, seat, {"coins": "10", "babel_tiles": "4"})
-    assert "(rule SW-8)" in fourth_tile.content.decode()
+    assert ruled("(rule SW-8)") in fourth_tile.content.decode()
 
 
 def test_each_player_can_fill_in_their_own_sheet_on_their_phone(table):

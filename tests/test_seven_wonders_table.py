@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 
 from scoring.seven_wonders.data import data
 from sessions import services
-from tests.conftest import seated_phones
+from tests.conftest import ruled, seated_phones
 
 # As the pages show them (escaped: "neighbour's" is written "neighbour&#x27;s").
 EFFECTS = {tile: escape(text) for tile, text in data()["tiles"]["value"].items()}
@@ -81,7 +81,7 @@ def test_a_pick_outside_the_hand_is_refused_on_the_phone(table):  # SW-2
     outside = next(t for t in range(1, 25) if t not in session.state["game"]["hands"][seat])
     response = phone.post(f"/j/{code}/act/", {"move": "pick", "tile": outside})
     assert response.status_code == 400
-    assert "(rule SW-2)" in response.content.decode()
+    assert ruled("(rule SW-2)") in response.content.decode()
 
 
 def play(client, session, move, **data):
@@ -146,7 +146,7 @@ def test_a_player_takes_a_participation_marker_on_their_phone_once_per_tap(table
     assert "I take a marker" not in markers_section(bruno, code)  # none left this age
     response = phones[seats[2]].post(f"/j/{code}/act/", {"move": "participate"})
     assert response.status_code == 400
-    assert "No participation marker is left this age. (rule SW-9)" in response.content.decode()
+    assert ruled("No participation marker is left this age. (rule SW-9)") in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"]["markers"] == {seats[0]: 1, seats[1]: 1}
 
@@ -204,6 +204,6 @@ def test_a_tile_declared_that_is_not_yours_is_refused_with_the_rule(table):  # S
     services.append_event(session_id=session.pk, expected_version=1, type="sw.draft_record", payload={"tiles": held})
     response = phones[seats[0]].post(f"/j/{code}/act/", {"move": "declare", "tile": "2"})
     assert response.status_code == 400
-    assert "Build one of your own tiles that is not built yet. (rule SW-5)" in response.content.decode()
+    assert ruled("Build one of your own tiles that is not built yet. (rule SW-5)") in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"].get("declared", {}) == {}

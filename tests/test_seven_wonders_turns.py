@@ -9,7 +9,7 @@ from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.engine import SevenWonders
 from sessions import services
-from tests.conftest import advance, play
+from tests.conftest import advance, play, ruled
 
 ENGINE = SevenWonders()
 
@@ -58,7 +58,7 @@ def test_sw_9_the_host_page_counts_turns_and_refuses_a_second_participation_in_o
     assert f'id="sw-participate-{seats[0]}"' not in page  # nothing to tap for Ada this turn
     response = play(member_client, session, "participate", seat=seats[0])
     assert response.status_code == 400
-    assert "(rule SW-9)" in response.content.decode()
+    assert ruled("(rule SW-9)") in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"]["markers"] == {seats[0]: 1}
     assert play(member_client, session, "next-turn", turn="2").status_code == 302
@@ -79,7 +79,7 @@ def test_sw_9_a_phone_joins_once_per_turn_and_says_the_turn_is_over(table):
     assert "I take a marker" not in section
     response = ada.post(f"/j/{code}/act/", {"move": "participate"})
     assert response.status_code == 400
-    assert "(rule SW-9)" in response.content.decode()
+    assert ruled("(rule SW-9)") in response.content.decode()
     assert ada.post(f"/j/{code}/act/", {"move": "next-turn", "turn": "1"}).status_code == 400  # already over
     session.refresh_from_db()
     assert (session.state["game"]["turn"], session.state["game"]["markers"]) == (2, {seats[0]: 1})

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from sessions.forms import VersionedForm
-from tests.conftest import started_tower
+from tests.conftest import ruled, started_tower
 
 
 def help_of(page: str, testid: str) -> str:
@@ -39,7 +39,7 @@ def test_a_phones_offer_form_explains_the_trading_card(member_client, session):
     )
     phone = Client()
     phone.post(f"/j/{code}/seat/", {"seat": seats[1]})
-    assert "(rules TB-12, TB-13)" in help_of(phone.get(f"/j/{code}/").content.decode(), "trading-help")
+    assert ruled("(rules TB-12, TB-13)") in help_of(phone.get(f"/j/{code}/").content.decode(), "trading-help")
 
 
 def test_the_roll_explains_the_call_of_even_or_odd():

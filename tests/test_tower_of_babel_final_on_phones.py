@@ -10,7 +10,7 @@ from django.test import Client
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
-from tests.conftest import advance
+from tests.conftest import advance, ruled
 from tests.test_tower_of_babel_pages import play_to_the_end
 from tests.test_tower_of_babel_phone_turn import form_fields
 from tests.test_tower_of_babel_secret_offers import phone
@@ -177,7 +177,7 @@ def test_refused_held_cards_come_back_as_typed_with_the_reason_and_change_nothin
     assert response.status_code == 400
     cards = form_html(final_section(response.content.decode()), "phone-cards")
     assert kept in cards
-    assert message in cards
+    assert ruled(message) in cards
     session.refresh_from_db()
     assert session.version == version
 
@@ -187,7 +187,7 @@ def test_an_assignment_to_a_kind_the_disc_does_not_show_is_refused_with_the_rule
     chiara = phone(code, seats[2])
     response = chiara.post(f"/j/{code}/act/", sent(final_of(chiara, code), "phone-assign", assign_0="crane"))
     assert response.status_code == 400
-    assert "This disc does not show that kind. (rule TB-20)" in final_section(response.content.decode())
+    assert ruled("This disc does not show that kind. (rule TB-20)") in final_section(response.content.decode())
     session.refresh_from_db()
     assert session.state["game"]["assignments"] == {}
 

@@ -5,6 +5,7 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.discs import HELD_CARDS
+from tests.conftest import ruled
 from tests.test_tower_of_babel_engine import SHIP5, ended, game, refused, with_action_cards
 from tests.test_tower_of_babel_final_on_phones import final_of, final_section, form_html, sent
 from tests.test_tower_of_babel_secret_offers import phone
@@ -36,4 +37,4 @@ def test_tb_22_a_phone_that_declares_three_of_a_card_is_told_the_rule(night, pla
     client = phone(code, seats[2])
     response = client.post(f"/j/{code}/act/", sent(final_of(client, code), "phone-cards", five_points="3"))
     assert response.status_code == 400
-    assert "(rule TB-22)" in form_html(final_section(response.content.decode()), "phone-cards")
+    assert ruled("(rule TB-22)") in form_html(final_section(response.content.decode()), "phone-cards")

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from scoring.tower_of_babel import engine as tob
 from sessions.api.tokens import create_api_token
-from tests.conftest import advance, started_tower
+from tests.conftest import advance, ruled, started_tower
 from tests.test_tower_of_babel_engine import SHIP5, apply, game, refused
 from tests.test_tower_of_babel_secret_offers import choose, phone
 
@@ -51,7 +51,7 @@ def test_tb_12_a_phone_cannot_replace_its_offer_once_offers_are_revealed(member_
     version, offers = session.version, session.state["game"]["build"]["offers"]
     response = bruno.post(f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": "2"})
     assert response.status_code == 400
-    assert "(rule TB-12)" in response.content.decode()
+    assert ruled("(rule TB-12)") in response.content.decode()
     session.refresh_from_db()
     assert (session.version, session.state["game"]["build"]["offers"]) == (version, offers)
 
@@ -64,7 +64,7 @@ def test_tb_12_the_host_cannot_record_a_second_offer_for_a_player(member_client,
     data = {"expected_version": session.version, "seat": seats[2], "disc": disc, f"offer_{kind}": "2"}
     response = member_client.post(f"/s/{session.pk}/play/offer/", data)
     assert response.status_code == 400
-    assert "(rule TB-12)" in response.content.decode()
+    assert ruled("(rule TB-12)") in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"]["build"]["offers"][seats[2]]["cards"] == {kind: 1}
 

@@ -4,7 +4,7 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
-from tests.conftest import play
+from tests.conftest import play, ruled
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_a_build_that_breaks_a_rule_is_refused_with_the_rule(member_client, star
     kind, number = next(iter(demand.items()))
     response = play(member_client, started, "build", wonder="pyramids", disc=disc, **{f"own_{kind}": str(number - 1)})
     assert response.status_code == 400
-    assert "(rule TB-13)" in response.content.decode()
+    assert ruled("(rule TB-13)") in response.content.decode()
     started.refresh_from_db()
     assert started.state["game"]["discs"][disc]["owner"] is None
 

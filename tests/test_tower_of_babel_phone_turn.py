@@ -10,6 +10,7 @@ import pytest
 from scoring.session import UNDO
 from scoring.tower_of_babel import engine as tob
 from sessions import services
+from tests.conftest import ruled
 from tests.test_tower_of_babel_secret_offers import phone
 
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -163,7 +164,7 @@ def test_the_double_turn_card_without_an_action_card_in_hand_is_refused_on_the_p
     response = ada.post(f"/j/{code}/act/", {**fields, "double_turn": "on"})
     assert response.status_code == 400
     section = response.content.decode().split('data-testid="my-turn"')[1]
-    assert "This player has no action card in hand. (rule TB-16)" in section
+    assert ruled("This player has no action card in hand. (rule TB-16)") in section
     assert 'name="double_turn" checked' in section  # the switch comes back as it was ticked
     assert_unchanged(session, seats)
 
@@ -183,7 +184,7 @@ def test_a_move_from_another_seats_phone_is_refused_with_the_rule_and_changes_no
     response = phone(code, seats[1]).post(f"/j/{code}/act/", fields)
     assert response.status_code == 400
     rule = {"choose": "TB-12", "pass": "TB-11"}[move]
-    assert f"It is Ada&#x27;s turn. (rule {rule})" in response.content.decode()
+    assert ruled(f"It is Ada&#x27;s turn. (rule {rule})") in response.content.decode()
     assert_unchanged(session, seats)
 
 

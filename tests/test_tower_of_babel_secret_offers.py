@@ -8,7 +8,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.tower_of_babel import engine as tob
-from tests.conftest import started_tower
+from tests.conftest import ruled, started_tower
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_an_offer_above_the_disc_number_is_refused_on_the_phone(member_client, t
         f"/j/{code}/act/", {"move": "offer", "disc": disc, f"offer_{kind}": str(number + 1)}
     )
     assert response.status_code == 400
-    assert "(rule TB-12)" in response.content.decode()
+    assert ruled("(rule TB-12)") in response.content.decode()
 
 
 def test_a_phone_must_say_which_player_it_is_before_acting(member_client, table):
@@ -192,7 +192,7 @@ def test_an_acceptance_from_another_phone_or_an_old_form_is_refused_and_changes_
     entries = {"move": "resolve", "expected_version": session.version, f"own_{kind}": str(number)}
     response = bruno.post(f"/j/{code}/act/", entries)
     assert response.status_code == 400
-    assert "It is Ada&#x27;s turn. (rule TB-13)" in response.content.decode()
+    assert ruled("It is Ada&#x27;s turn. (rule TB-13)") in response.content.decode()
     response = ada.post(f"/j/{code}/act/", {**entries, "expected_version": session.version - 1})
     assert response.status_code == 409
     assert "Someone else changed this session a moment ago." in response.content.decode()

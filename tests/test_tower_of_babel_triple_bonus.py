@@ -6,7 +6,7 @@ hand. The offer forms say so next to the card's switch."""
 import pytest
 
 from scoring.tower_of_babel import engine as tob
-from tests.conftest import advance, started_tower
+from tests.conftest import advance, ruled, started_tower
 from tests.test_tower_of_babel_engine import SHIP5, build, game, with_action_cards
 from tests.test_tower_of_babel_secret_offers import choose, phone
 
@@ -35,7 +35,7 @@ def test_tb_14_the_phone_offer_form_says_when_the_triple_bonus_counts(member_cli
     page = phone(code, seats[1]).get(f"/j/{code}/").content.decode()
     assert 'name="triple"' in page
     assert HELP in page
-    assert "(rule TB-14)" in page
+    assert ruled("(rule TB-14)") in page
 
 
 def test_tb_14_the_hosts_offer_forms_say_when_the_triple_bonus_counts(member_client, table):

@@ -80,6 +80,7 @@ def a_played_group() -> list[Shown]:
         *(Shown(f"host-{game}", f"/s/{session.pk}/", "host") for game, session in live.items()),
         *(Shown(f"phone-{game}", f"/j/{code}/", "phone") for game, code in codes.items()),
         *(Shown(f"table-display-{game}", f"/j/{code}/table/", "visitor") for game, code in codes.items()),
+        *(Shown(f"rules-{game}", f"/rules/{game}/", "visitor") for game in live),
     ]
     return pages
 
