@@ -1,6 +1,7 @@
 import pytest
 
 from sessions.models import GameNight, GameSession
+from tests.conftest import ruled
 
 
 @pytest.mark.parametrize(("who", "status"), [("owner", 302), ("member", 302), ("outsider", 404)])
@@ -62,7 +63,7 @@ def test_too_few_players_is_refused_citing_the_rule(member_client, night, player
     data = {"seat_0": players[0].pk, "seat_1": players[1].pk}
     response = member_client.post(f"/n/{night.pk}/sessions/new/?game=tower-of-babel", data)
     assert response.status_code == 400
-    assert "3 to 5 players. (rule TB-1)" in response.content.decode()
+    assert ruled("3 to 5 players. (rule TB-1)") in response.content.decode()
     assert not GameSession.objects.exists()
 
 

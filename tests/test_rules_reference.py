@@ -19,6 +19,7 @@ from sessions.formstate import keep_typed
 from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.rules_reference import GAME_OF_PREFIX, RULE_BY_ID, RULES, link_rule_ids
 from tests.conftest import play
+from tests.test_plurals import too_few_to_move
 
 CITED = re.compile(r"\b(?:TB|BO|SW|BC)-\d+\b")
 
@@ -119,3 +120,9 @@ def test_the_host_and_phone_pages_link_to_the_games_rules(member_client, session
     code = services.create_join_code(session=session).code
     phone = Client().get(f"/j/{code}/").content.decode()
     assert 'href="/rules/tower-of-babel/" data-testid="rules-link"' in phone
+
+
+def test_the_ids_in_a_boards_sentence_link_to_their_rules():
+    sentence = too_few_to_move(3)
+    for rule in ("BO-7", "BO-8", "BO-10", "BO-11"):
+        assert f'href="/rules/babel-on/#{rule}"' in sentence
