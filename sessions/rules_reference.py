@@ -299,7 +299,7 @@ RULES: dict[str, tuple[Rule, ...]] = {
             _("Great Project of the age"),
             _(
                 "At the start of each age, draw a Great Project of that age and put markers on it: one fewer "
-                "than the players (2 players: 2; 8 players: 6)."
+                "than the number of players, except 2 markers with 2 players and 6 with 8."
             ),
         ),
         Rule(
