@@ -45,7 +45,7 @@ from django.utils.translation import get_language
 from scoring import session as core
 from scoring.engine import Standing
 from sessions import caching
-from sessions.boards import HINTS, board_for
+from sessions.boards import HINTS, Board, board_for
 from sessions.event_words import last_move
 from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Seat
@@ -307,16 +307,17 @@ def live_version(session: GameSession) -> str:
     return host_shown(session).version
 
 
-def scored_by_hand(session: GameSession) -> bool:
-    """Whether the table typed in the final scores or places while the board decided
-    nothing: the ranks are then all there is to show, not a board nobody played on."""
-    rules = get_game(session.game).rules
-    state = session.state
-    return (
+def shown_board(session: GameSession) -> Board | None:
+    """The game's board as the pages show it: none when the table typed in the final scores or
+    places while the board decided nothing (the ranks are then all there is to show, not a
+    board nobody played on)."""
+    rules, state = get_game(session.game).rules, session.state
+    scored_by_hand = (
         rules.engine is not None
         and rules.entry.standings(state["entry"]) is not None
         and rules.engine.standings(state["game"]) is None
     )
+    return None if scored_by_hand else board_for(session)
 
 
 @dataclass(frozen=True)
@@ -350,7 +351,7 @@ def live_context(
     }
     if session.status == core.FINISHED:
         context["winners"] = winners(session, rows)
-    board = None if scored_by_hand(session) else board_for(session)
+    board = shown_board(session)
     if board is not None:
         context.update(board.board_context(session))
         context["board_template"] = board.BOARD_TEMPLATE

@@ -38,7 +38,7 @@ from sessions.live import (
     host_shown,
     live_context,
     live_response,
-    scored_by_hand,
+    shown_board,
 )
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
@@ -90,10 +90,10 @@ def session_context(
         "join_code": selectors.current_join_code(session),
         "join_url": None,
         "events": described(latest, said),
-        "undo_banner": said.get(session.version, "") if latest and latest[0].type in ENDING_MOVES else "",
+        "ended_something": bool(latest) and latest[0].type in ENDING_MOVES,
         "can_undo": session.is_open or session.status == core.ABANDONED,
     }
-    board = None if scored_by_hand(session) else board_for(session)
+    board = shown_board(session)
     if board is not None and session.status in (core.PLAYING, core.SCORING):
         context.update(board.controls_context(session, query if query is not None else request.GET))
         context["controls_template"] = board.CONTROLS_TEMPLATE
