@@ -254,21 +254,32 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
         phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
-    shown_id = getattr(phone, "shown_id", None)
+    shown = _shown_to(phone)
     if hints is None:
-        hints = hints_on(request, shown_id) if shown_id else False
+        hints = hints_on(request, shown.session_id) if shown.session_id else False
     return live_response(
         request,
-        shown=Shown(shown_id, phone.night_id, getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
+        shown=shown,
         render=lambda: render_guest(request, phone, region=True, hints=hints),
         viewer="guest",
         code=phone.join_code.code,
-        session=shown_id or "",
+        session=shown.session_id or "",
         player=phone.player_id or "",
         device=phone.pk if phone.player_id else "",  # a seat's secrets: this device's render only
         requested=phone.requested_id or "",
         hints=hints,
         device_id=phone.pk,
+    )
+
+
+def _shown_to(phone: GuestDevice) -> Shown:
+    """What a device of the night shows: the session ``joined_device`` found for it, at the
+    version it found, in the night at its revision."""
+    return Shown(
+        getattr(phone, "shown_id", None),
+        phone.night_id,
+        getattr(phone, "shown_version", 0) or 0,
+        phone.night.live_revision,
     )
 
 
@@ -303,14 +314,14 @@ def table_display_live(request: HtmxRequest, code: str) -> HttpResponse:
     phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
-    shown_id = getattr(phone, "shown_id", None)
+    shown = _shown_to(phone)
     return live_response(
         request,
-        shown=Shown(shown_id, phone.night_id, getattr(phone, "shown_version", 0) or 0, phone.night.live_revision),
+        shown=shown,
         render=lambda: render_table(request, phone, region=True),
         viewer="table",
         code=phone.join_code.code,
-        session=shown_id or "",
+        session=shown.session_id or "",
     )
 
 
