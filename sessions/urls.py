@@ -1,11 +1,14 @@
 from django.urls import path
 
-from sessions.views import accounts, exports, groups, join, nights, phones, play, rules, statistics, theme, tokens
+from sessions.views import accounts, exports, groups, join, nights, phones, play, pwa, rules, statistics, theme, tokens
 
 urlpatterns = [
     path("", groups.home, name="home"),
     path("signup/", accounts.signup, name="signup"),
     path("theme/", theme.theme_switch, name="theme_switch"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("account/token/", tokens.api_token, name="api_token"),
     path("account/token/revoke/", tokens.api_token_revoke, name="api_token_revoke"),
     path("groups/new/", groups.group_new, name="group_new"),
@@ -50,6 +53,7 @@ urlpatterns = [
     path("rules/<slug:game>/", rules.rules, name="rules"),
     path("join/", join.join, name="join"),
     path("j/<str:code>/", join.guest, name="guest"),
+    path("j/<str:code>/manifest.webmanifest", pwa.manifest, name="guest_manifest"),
     path("j/<str:code>/live/", join.guest_live, name="guest_live"),
     path("j/<str:code>/table/", join.table_display, name="table_display"),
     path("j/<str:code>/table/live/", join.table_display_live, name="table_display_live"),

@@ -251,4 +251,7 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", configure);
   else configure();
+
+  // For offline.js, which queues the moves made without a connection.
+  window.babelForms = { region: region, about: about };
 })();
