@@ -3,10 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from sessions.views import accounts
+
 urlpatterns = [
     path("", include("sessions.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", accounts.LogOut.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("sessions.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

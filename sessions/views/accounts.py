@@ -5,6 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -29,3 +30,14 @@ def locked_out(request: HttpRequest, *_args: Any, **_kwargs: Any) -> HttpRespons
     form = AuthenticationForm(request, initial={"username": username})
     context = {"form": form, "next": request.POST.get("next", ""), "locked_minutes": settings.LOGIN_COOLOFF_MINUTES}
     return render(request, "registration/login.html", context, status=429)
+
+
+class LogOut(LogoutView):
+    """Logging out also empties this device's copies of the account's pages (the service
+    worker's caches) and anything the pages stored on it: the next person to use the device
+    finds none of them, even offline."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response

@@ -9,6 +9,10 @@ hash) so that a new release replaces it and its caches.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -38,8 +42,17 @@ BACKGROUND_COLOUR = "#f5f1e8"
 
 def release() -> str:
     """This release's name: the hash of the static files' manifest, which changes whenever a
-    static file does."""
-    return str(getattr(staticfiles_storage, "manifest_hash", "") or "dev")
+    static file does. Without the manifest (a developer's unhashed files), the shell's own
+    contents name it, so that an edited script is not served from a stale cache."""
+    manifest_hash = getattr(staticfiles_storage, "manifest_hash", "")
+    if manifest_hash:
+        return str(manifest_hash)
+    digest = hashlib.sha256()
+    for path in SHELL:
+        found = finders.find(path)
+        if isinstance(found, str):
+            digest.update(Path(found).read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def manifest(request: HttpRequest, code: str | None = None) -> JsonResponse:

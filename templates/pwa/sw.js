@@ -26,13 +26,16 @@ importScripts({% for url in workbox %}"{{ url }}"{% if not forloop.last %}, {% e
     { url: "{{ url }}", revision: null },{% endfor %}
     { url: OFFLINE_PAGE, revision: RELEASE }
   ]);
-  self.addEventListener("activate", function (event) {
-    event.waitUntil(caches.keys().then(function (names) {
+  // When it takes over, and after each page it serves: a fetch the worker before it had under
+  // way as it was replaced may still have written to its own release's caches.
+  function deleteOtherReleases() {
+    return caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
         return name.indexOf("babel-") === 0 && name.slice(-RELEASE.length) !== RELEASE;
       }).map(function (name) { return caches.delete(name); }));
-    }));
-  });
+    });
+  }
+  self.addEventListener("activate", function (event) { event.waitUntil(deleteOtherReleases()); });
 
   var storable = {
     cacheWillUpdate: function (args) {
@@ -77,7 +80,8 @@ importScripts({% for url in workbox %}"{{ url }}"{% if not forloop.last %}, {% e
   routing.registerRoute(new routing.NavigationRoute(new strategies.NetworkFirst({
     cacheName: cacheName("pages"),
     networkTimeoutSeconds: 4,
-    plugins: [storable, new workbox.expiration.ExpirationPlugin({ maxEntries: 60 }), pageKeptOffline]
+    plugins: [storable, new workbox.expiration.ExpirationPlugin({ maxEntries: 60 }), pageKeptOffline,
+      { handlerDidComplete: deleteOtherReleases }]
   }), { denylist: [/^\/(api|admin)\//] }));
   routing.setCatchHandler(function (options) {
     if (options.request.mode !== "navigate") return Promise.resolve(Response.error());
