@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run test test-integration lint setup lock clean
+.PHONY: run venue venue-http demo-data test test-integration lint setup lock clean
 
 $(BIN)/.installed: requirements/dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,10 +16,26 @@ setup: $(BIN)/.installed
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 
-run: setup
+# The embedded defaults (SQLite, tasks inline) with the demo group: what `make run` and the
+# venue box serve.
+demo-data: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
+
+run: demo-data
 	$(BIN)/uvicorn babel_companion.asgi:application --host 127.0.0.1 --port 8000
+
+# The venue box (README, "Venue box (no internet)"): served to the phones on this machine's
+# local network, over HTTPS with a certificate from a local CA that mkcert makes in .venue/
+# (`make venue`), or over plain HTTP (`make venue-http`). PORT=... and ADDRESS=<LAN IPv4,...>
+# override the port and the addresses found.
+VENUE_OPTIONS = $(if $(PORT),--port $(PORT)) $(if $(ADDRESS),--address $(ADDRESS))
+
+venue: demo-data
+	$(BIN)/python -m babel_companion.venue $(VENUE_OPTIONS)
+
+venue-http: demo-data
+	$(BIN)/python -m babel_companion.venue --http $(VENUE_OPTIONS)
 
 test: setup
 	$(BIN)/python manage.py makemigrations --check --dry-run -v0

@@ -257,9 +257,10 @@ STORAGES = {
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "false")
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Served over HTTPS (SECURE_COOKIES on): plain HTTP is redirected and browsers are told to
-# come back over HTTPS only, for a year.
+# come back over HTTPS only, for a year (HSTS_SECONDS). The venue box sets 0: its names
+# (localhost, the laptop's .local name) must stay usable over plain HTTP afterwards.
 SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE
-SECURE_HSTS_SECONDS = 31_536_000 if SESSION_COOKIE_SECURE else 0
+SECURE_HSTS_SECONDS = envint("HSTS_SECONDS", "31536000") if SESSION_COOKIE_SECURE else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SESSION_COOKIE_SECURE
 # Asking browsers to preload HSTS binds the whole domain for good: its owner's decision, not
 # the app's, so `check --deploy`'s reminder about it is silenced.

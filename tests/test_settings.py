@@ -97,6 +97,11 @@ def test_secure_cookies_also_redirect_to_https_and_ask_for_hsts(tmp_path):
     assert (plain.SECURE_SSL_REDIRECT, plain.SECURE_HSTS_SECONDS) == (False, 0)
 
 
+def test_a_venue_box_keeps_secure_cookies_without_binding_its_names_to_https(tmp_path):
+    s = load(STATE_DIR=str(tmp_path), SECURE_COOKIES="true", HSTS_SECONDS="0")
+    assert (s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS) == (True, True, 0)
+
+
 def test_a_worker_child_that_grew_past_the_limit_is_replaced(tmp_path):
     assert load(STATE_DIR=str(tmp_path)).CELERY_WORKER_MAX_MEMORY_PER_CHILD == 150_000
     assert load(STATE_DIR=str(tmp_path), WORKER_MAX_MEMORY_KB="90000").CELERY_WORKER_MAX_MEMORY_PER_CHILD == 90_000
