@@ -76,14 +76,15 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
     # A placement the rules forbid is refused with the rule, and nothing changes (BO-7).
     roll(page, "even", 2)
     expect(page.get_by_test_id("bo-roll")).to_contain_text("draw 2 blocks from the bag")
-    page.locator('select[name="colour_0"]').select_option("blue")
-    page.locator('select[name="colour_1"]').select_option("blue")
+    draw = page.locator("#bo-draw")
+    for legend in ("Block 1", "Block 2"):
+        draw.get_by_role("group", name=legend, exact=True).get_by_label("blue", exact=True).check()
     page.locator('select[name="spot_1"]').select_option("2-se")
     page.get_by_role("button", name="Place the blocks").click()
     # The refusal stands next to the block it concerns, and the form keeps what was chosen.
     expect(page.locator('#bo-draw select[name="spot_1"] + [role="alert"]')).to_contain_text("(rule BO-7)")
     expect(page.locator('#bo-draw select[name="spot_1"]')).to_have_value("2-se")
-    expect(page.locator('#bo-draw select[name="colour_0"]')).to_have_value("blue")
+    expect(page.locator('#bo-draw input[name="colour_0"][value="blue"]')).to_be_checked()
     assert state(session_id)["towers"][ada][0] == [None] * 4
     page.goto(f"/s/{session_id}/")
 
@@ -96,7 +97,8 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
             roll(page, "even", drawn)
         for row in range(drawn):
             colour = "blue" if (placed + row) % 4 < 2 else "green"
-            page.locator(f'select[name="colour_{row}"]').select_option(colour)
+            block = page.locator("#bo-draw").get_by_role("group", name=f"Block {row + 1}", exact=True)
+            block.get_by_label(colour, exact=True).check()
         send(page, page.get_by_role("button", name="Place the blocks"))
         expect(page.locator('#session [role="alert"]')).to_have_count(0)
         placed += drawn

@@ -43,7 +43,7 @@ def test_the_active_phone_plays_a_turn_and_the_host_and_the_other_phone_follow(
     expect(host.get_by_test_id("bo-roll")).to_contain_text("Ada called even and rolled 2", timeout=3_000)
     expect(bruno_phone.get_by_test_id("bo-roll")).to_contain_text("draw 2 blocks from the bag", timeout=3_000)
     for row in range(2):
-        turn.locator(f'select[name="colour_{row}"]').select_option("blue")
+        turn.get_by_role("group", name=f"Block {row + 1}", exact=True).get_by_label("blue", exact=True).check()
     ada_phone.screenshot(path=screenshots / "babel-on-phone-01-draw.png", full_page=True)
     send(ada_phone, turn.get_by_role("button", name="Place the blocks"))
 

@@ -1,6 +1,9 @@
 """The shortest path, counted as a person's taps: from the night page to a new game's board in
-at most 5, from a finished game to its rematch's board in 1, and a turn on the host's page
-(a Tower of Babel pass in 1, a babel cube placed in 3).
+at most 5, from a finished game to its rematch's board in 1, and a turn of each game on the
+device that makes it: on the host's page a Tower of Babel pass in 1, a babel cube placed in 3,
+a Babel On! draw of 2 blocks in 5 (the same on the player's phone), and a 7 Wonders: Babel
+turn with a tile built and a Great Project marker taken in 5; on the phones, that tile in 3
+and that marker, with the turn's end, in 2.
 
 The page counts what the browser itself received (sessionStorage keeps it across the
 navigations): each click, each choice in a list (2 taps: open it, pick), and each sequence of
@@ -16,11 +19,13 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Page, expect
 
+from scoring.babel_on import engine as bo
+from scoring.seven_wonders import engine as sw
 from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.games import GAMES
 from sessions.models import GameNight, GameSession, Player
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, phone_of
 from tests.conftest import advance, finish_with_scores
 
 pytestmark = pytest.mark.browser
@@ -71,6 +76,15 @@ def counting_page(new_context: Callable[[], BrowserContext], start: str) -> Page
     return page
 
 
+def counting_phone(new_context: Callable[[], BrowserContext], code: str, name: str) -> Page:
+    """``name``'s phone, joined by ``code``, with the count at nought."""
+    context = new_context()
+    context.add_init_script(COUNT_TAPS)
+    phone = phone_of(context, code, name)
+    phone.evaluate("sessionStorage.setItem('taps', '0')")
+    return phone
+
+
 def taps_on(page: Page) -> int:
     return int(page.evaluate("Number(sessionStorage.getItem('taps') || 0)"))
 
@@ -116,8 +130,7 @@ def test_a_rematch_takes_one_tap_and_the_next_player_starts(new_context: Callabl
     assert rematch.state["game"]["active"] == str(players[2].pk)  # Bruno started the last game
 
 
-# A turn on the host's page, as the table plays it (the phones' own moves are counted by the
-# games' phone tests): the taps it takes, at most.
+# A turn on the host's page, as the table plays it: the taps it takes, at most.
 MOST_TAPS_TO_PASS = 1  # Tower of Babel: a turn without a build
 MOST_TAPS_TO_PLACE_A_CUBE = 3  # babel: the cell, the cube, the way it faces
 
@@ -149,3 +162,101 @@ def test_placing_a_cube_takes_three_taps(new_context: Callable[[], BrowserContex
     taps = taps_on(page)
     print(f"\nbabel, a cube placed: {taps} taps")
     assert taps <= MOST_TAPS_TO_PLACE_A_CUBE
+
+
+# Babel On!: a right call of even, rolled with the app's die, and its 2 blocks placed where the
+# app suggests: the call, the roll, each block's colour, the placing. The same forms on the
+# host's page and on the active player's phone.
+MOST_TAPS_FOR_A_BABEL_ON_TURN = 5
+
+
+@pytest.mark.parametrize("device", ["host", "phone"])
+def test_a_babel_on_turn_of_two_blocks_drawn_takes_five_taps(
+    new_context: Callable[[], BrowserContext], device: str
+) -> None:
+    night, players = a_night_after_a_game()
+    ada, bruno = players[:2]
+    # The app's die is drawn from the session's secret: with this one, its first roll is a 2.
+    session = services.create_session(
+        night=night, game="babel-on", players=[ada, bruno], colours=["blue", "red"], secret="1"
+    )
+    advance(session, "session.start")
+    advance(session, bo.SETUP, colours={str(ada.pk): "blue", str(bruno.pk): "red"}, extra="green")
+    advance(session, bo.ROLLOFF, rolls={str(ada.pk): 5, str(bruno.pk): 2})
+    if device == "host":
+        page = counting_page(new_context, f"/s/{session.pk}/")
+    else:
+        page = counting_phone(new_context, services.create_join_code(session=session).code, "Ada")
+    page.locator("#bo-roll").get_by_label("even", exact=True).check()
+    page.get_by_role("button", name="Roll the app's die").click()
+    expect(page.get_by_test_id("bo-roll")).to_contain_text("Ada called even and rolled 2")
+    for row in range(2):
+        block = page.locator("#bo-draw").get_by_role("group", name=f"Block {row + 1}", exact=True)
+        block.get_by_label("blue", exact=True).check()
+    page.get_by_role("button", name="Place the blocks").click()
+    expect(page.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
+    expect(page.get_by_test_id(f"bo-tower-{ada.pk}").locator('[data-colour="blue"]')).to_have_count(2)
+    taps = taps_on(page)
+    print(f"\nBabel On!, a turn on the {device}: {taps} taps")
+    assert taps <= MOST_TAPS_FOR_A_BABEL_ON_TURN
+
+
+def a_seven_wonders_table_in_age_one() -> tuple[GameSession, list[Player]]:
+    """7 Wonders with both Babel modules, the tiles drafted by hand: Ada holds 5, 9 and 13."""
+    night, players = a_night_after_a_game()
+    session = services.create_session(
+        night=night, game="seven-wonders", players=players, options={"tower_tiles": True, "great_projects": True}
+    )
+    advance(session, "session.start")
+    held = {players[0]: [5, 9, 13], players[1]: [2, 7, 21], players[2]: [3, 4, 22]}
+    advance(session, sw.DRAFT_RECORD, tiles={str(player.pk): tiles for player, tiles in held.items()})
+    return session, players
+
+
+# 7 Wonders: Babel, a turn on the host's page in which Ada builds a tile and Bruno joins the
+# Great Project: Ada's tile (a list: 2 taps), placing the turn's tiles, Bruno's marker, the
+# end of the turn.
+MOST_TAPS_FOR_A_SEVEN_WONDERS_TURN_ON_THE_HOST = 5
+
+
+def test_a_seven_wonders_babel_turn_on_the_host_takes_five_taps(new_context: Callable[[], BrowserContext]) -> None:
+    session, players = a_seven_wonders_table_in_age_one()
+    page = counting_page(new_context, f"/s/{session.pk}/")
+    page.locator(f'#sw-build select[name="built_{players[0].pk}"]').select_option("9")
+    page.get_by_role("button", name="Place the tiles").click()
+    expect(page.get_by_test_id("sw-tiles")).to_contain_text("1. tile 9")
+    page.get_by_role("button", name="Bruno takes a marker").click()
+    expect(page.get_by_test_id("sw-project")).to_contain_text("Bruno 1")
+    page.get_by_role("button", name="Turn 1 is over: next turn").click()
+    expect(page.get_by_test_id("sw-turn")).to_have_text("Turn 2")
+    taps = taps_on(page)
+    print(f"\n7 Wonders: Babel, a turn on the host: {taps} taps")
+    assert taps <= MOST_TAPS_FOR_A_SEVEN_WONDERS_TURN_ON_THE_HOST
+
+
+# The same turn on the phones, each on its own: Ada picks her tile, builds it in secret and
+# reveals the turn's tiles (SW-5); Bruno takes his marker and ends the turn.
+MOST_TAPS_TO_BUILD_A_TILE_ON_A_PHONE = 3
+MOST_TAPS_TO_JOIN_THE_PROJECT_ON_A_PHONE = 2
+
+
+def test_on_the_phones_a_seven_wonders_tile_takes_three_taps_and_a_marker_two(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    session, _players = a_seven_wonders_table_in_age_one()
+    code = services.create_join_code(session=session).code
+    ada, bruno = counting_phone(new_context, code, "Ada"), counting_phone(new_context, code, "Bruno")
+    ada.get_by_test_id("my-build").get_by_label("9", exact=True).check()
+    ada.get_by_role("button", name="I build this tile this turn").click()
+    expect(ada.get_by_test_id("my-build")).to_contain_text("You build tile 9 this turn.")
+    ada.get_by_role("button", name="Place this turn's tiles").click()
+    expect(ada.get_by_test_id("sw-tiles")).to_contain_text("1. tile 9")
+    bruno.get_by_role("button", name="I take a marker").click()
+    expect(bruno.get_by_test_id("my-markers")).to_contain_text("You have 1 participation marker.")
+    bruno.get_by_role("button", name="Turn 1 is over: next turn").click()
+    expect(bruno.get_by_test_id("sw-turn")).to_have_text("Turn 2")
+    expect(bruno.get_by_test_id("sw-tiles")).to_contain_text("1. tile 9")
+    built, joined = taps_on(ada), taps_on(bruno)
+    print(f"\n7 Wonders: Babel on the phones: {built} taps to build a tile, {joined} to join the project")
+    assert built <= MOST_TAPS_TO_BUILD_A_TILE_ON_A_PHONE
+    assert joined <= MOST_TAPS_TO_JOIN_THE_PROJECT_ON_A_PHONE
