@@ -82,7 +82,8 @@
     var button = form.lastSubmitter, values = [];
     Array.prototype.forEach.call(form.elements, function (input) {
       if (input.type === "hidden" || input.type === "submit" || input.tagName === "BUTTON" || input.disabled) return;
-      var name = (input.labels && input.labels[0] ? input.labels[0].textContent : input.getAttribute("aria-label") || input.name || "").trim();
+      var name = (input.labels && input.labels[0] ? input.labels[0].textContent : input.getAttribute("aria-label") || input.name || "")
+        .trim().replace(/\s*:$/, ""); // Django's label suffix
       if (input.type === "checkbox" || input.type === "radio") {
         if (input.checked) values.push(name);
       } else if (input.tagName === "SELECT") {
@@ -162,6 +163,7 @@
         method: "POST", credentials: "same-origin", body: new URLSearchParams(fields),
         headers: { "HX-Request": "true", "HX-Target": move.region, "HX-Current-URL": location.href, "X-CSRFToken": csrfToken() }
       }).then(function (response) {
+        state.offline = false; // the server answered
         if (response.status >= 500 || response.status === 429) throw new Error("later"); // kept, with those after it
         return response.text().then(function (html) {
           return (move.key ? sent(move.key) : Promise.resolve()).then(function () {
@@ -319,6 +321,12 @@
     item.querySelector("[data-drop]").addEventListener("click", function () { forget(move).then(load); });
     return item;
   }
+
+  // While moves wait, sending them is tried again every few seconds: with the push socket
+  // open, no fetch of the region may come to say that the server answers again (a send can
+  // fail while the socket stays up).
+  var RETRY_EVERY_MS = 5000;
+  setInterval(function () { if (waiting().length) send(); }, RETRY_EVERY_MS);
 
   function start() {
     panel = document.getElementById("offline-panel");
