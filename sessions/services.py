@@ -166,6 +166,8 @@ def create_session(
         raise RuleError(
             gettext_noop("{name} is archived: bring them back first."), field="seats", params={"name": archived.name}
         )
+    if len(colours) > len(players):
+        raise RuleError(gettext_noop("Give at most one colour per seat."), field="colours")
     colours = list(colours) + [""] * (len(players) - len(colours))
     chosen = [c for c in colours if c]
     if len(set(chosen)) != len(chosen):
