@@ -9,7 +9,7 @@ here and touches nothing else of the backbone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -88,15 +88,19 @@ class Game:
             return False
         return True
 
-    def default_colours(self, remembered: list[str | None]) -> list[str]:
-        """A colour per seat: the one remembered for its player unless an earlier seat has it,
-        else the first one nobody has (never two seats alike while colours last)."""
-        chosen = [""] * len(remembered)
-        for index, colour in enumerate(remembered):
+    def default_colours(self, remembered: Sequence[str | None], given: Sequence[str] = ()) -> list[str]:
+        """A colour per seat: the one given for it (``given`` may stop short of the seats; an
+        empty one is no colour), else the one remembered for its player unless a given colour or
+        an earlier seat has it, else the first one nobody has (never two seats alike while
+        colours last)."""
+        fixed = len(given)
+        chosen = [*given, *[""] * (len(remembered) - fixed)]
+        for index in range(fixed, len(remembered)):
+            colour = remembered[index]
             if colour in self.colours and colour not in chosen:
                 chosen[index] = colour
         free = iter([c for c in self.colours if c not in chosen])
-        return [colour or next(free, "") for colour in chosen]
+        return chosen[:fixed] + [colour or next(free, "") for colour in chosen[fixed:]]
 
     def check_player_count(self, count: int, options: Mapping[str, Any]) -> None:
         low, high = self.min_players, self.max_players

@@ -121,6 +121,9 @@ class GameSession(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The finished session this one plays again. One to one: two devices tapping "Rematch" at
+    # the same moment must land in the same new session (``services.rematch_session``).
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch")
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -3,7 +3,7 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -487,10 +487,17 @@ def seat_defaults(night: GameNight, game: Game) -> list[tuple[int, str]]:
     while count > game.min_players and not game.allows(count, options):
         count -= 1
     players = players[:count]
-    if not game.colours:
-        return [(player, "") for player in players]
-    remembered = remembered_colours(night.group_id, game.slug, players)
-    return list(zip(players, game.default_colours([remembered.get(p) for p in players]), strict=True))
+    return list(zip(players, seat_colours(night.group_id, game, players), strict=True))
+
+
+def seat_colours(group_id: int, game: Game, player_ids: Sequence[int], given: Sequence[str] = ()) -> list[str]:
+    """A colour per seat of a new session of ``game``, for the form's defaults and the API alike:
+    the one given for it (``given`` may stop short of the seats; an empty one is no colour), else
+    the colour its player last had in that game in the group unless another seat has it, else
+    the first free one (``Game.default_colours``)."""
+    missing = player_ids[len(given) :]
+    remembered = remembered_colours(group_id, game.slug, missing) if game.colours and missing else {}
+    return game.default_colours([remembered.get(p) for p in player_ids], given=given)
 
 
 def chosen_first_player(session: GameSession) -> str | None:

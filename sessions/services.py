@@ -151,6 +151,7 @@ def create_session(
     colours: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
     secret: str | None = None,
+    rematch_of: GameSession | None = None,
 ) -> GameSession:
     """A new session in set-up, seated in the given order (a new random secret unless given)."""
     spec = get_game(game)
@@ -165,6 +166,8 @@ def create_session(
         raise RuleError(
             gettext_noop("{name} is archived: bring them back first."), field="seats", params={"name": archived.name}
         )
+    if len(colours) > len(players):
+        raise RuleError(gettext_noop("Give at most one colour per seat."), field="colours")
     colours = list(colours) + [""] * (len(players) - len(colours))
     chosen = [c for c in colours if c]
     if len(set(chosen)) != len(chosen):
@@ -174,7 +177,12 @@ def create_session(
     keys = [str(p.pk) for p in players]
     with transaction.atomic():
         session = GameSession(
-            night=night, group_id=night.group_id, game=spec.slug, options=cleaned, secret=secret or new_secret()
+            night=night,
+            group_id=night.group_id,
+            game=spec.slug,
+            options=cleaned,
+            secret=secret or new_secret(),
+            rematch_of=rematch_of,
         )
         session.state = core.initial_state(spec.rules, seats=keys, options=cleaned, seed=session.seed)
         session.save()
@@ -186,27 +194,44 @@ def create_session(
     return session
 
 
-def rematch_session(*, session: GameSession, author: User | None = None) -> GameSession:
+@dataclass(frozen=True)
+class RematchOutcome:
+    session: GameSession
+    created: bool  # False: the session had its rematch already (another device asked first)
+
+
+def rematch_session(*, session: GameSession, author: User | None = None) -> RematchOutcome:
     """The same game again in the session's night, started: the same options, players, seats
-    and colours, with the next player first (``sessions.rematch``)."""
-    if session.status != core.FINISHED:
-        raise RuleError(gettext_noop("Only a finished session can be played again."), field="session")
-    spec = get_game(session.game)
-    seats = {seat.key: seat for seat in session.seats.select_related("player")}
-    order, opening = rematch.next_seating(spec.slug, list(seats), selectors.chosen_first_player(session))
-    colours = rematch.colours_played({key: seat.colour for key, seat in seats.items()}, session.state["game"])
+    and colours, with the next player first (``sessions.rematch``).
+
+    A session has one rematch: asking again, from any device and with any idempotency key,
+    gives the one started first.
+    """
     with transaction.atomic():
+        # Locked so that two devices asking at the same moment queue here and the second one
+        # finds the first one's rematch (``rematch_of`` is unique: the data cannot hold two).
+        previous = GameSession.objects.select_for_update().get(pk=session.pk)
+        if previous.status != core.FINISHED:
+            raise RuleError(gettext_noop("Only a finished session can be played again."), field="session")
+        existing = GameSession.objects.filter(rematch_of=previous).first()
+        if existing is not None:
+            return RematchOutcome(session=existing, created=False)
+        spec = get_game(previous.game)
+        seats = {seat.key: seat for seat in previous.seats.select_related("player")}
+        order, opening = rematch.next_seating(spec.slug, list(seats), selectors.chosen_first_player(previous))
+        colours = rematch.colours_played({key: seat.colour for key, seat in seats.items()}, previous.state["game"])
         new = create_session(
-            night=session.night,
+            night=previous.night,
             game=spec.slug,
             players=[seats[key].player for key in order],
             colours=[colours[key] for key in order],
-            options={option.name: session.options.get(option.name) for option in spec.options},
+            options={option.name: previous.options.get(option.name) for option in spec.options},
+            rematch_of=previous,
         )
         for version, (type, payload) in enumerate([(core.START, {}), *opening]):
             append_event(session_id=new.pk, expected_version=version, type=type, payload=payload, author=author)
     new.refresh_from_db()
-    return new
+    return RematchOutcome(session=new, created=True)
 
 
 def append_event(

@@ -118,3 +118,15 @@ def test_every_operation_documents_the_refusals_it_can_answer():
             assert {"400", "401", "403", "404", "429"} <= codes, (method, path, codes)
             if method in ("post", "patch", "put"):
                 assert "415" in codes, (method, path)
+
+
+def test_more_colours_than_players_is_a_400_naming_the_colours(api):
+    client, session, _group = api
+    players = [seat.player_id for seat in session.seats.all()]
+    response = client.post(
+        f"/api/v1/nights/{session.night_id}/sessions/",
+        {"game": "babel-cubes", "players": players, "colours": ["light", "dark", "light"]},
+        format="json",
+    )
+    refused_naming(response, "colours")
+    assert response.json()["errors"][0]["message"] == "Give at most one colour per seat."

@@ -1,15 +1,18 @@
 """A new session's form comes set: the night's last table in its seats, each player in the
-colour they last had in that game, and a button that starts the game at once."""
+colour they last had in that game, and a button that starts the game at once. The API's new
+session gives the same colours to the seats it is sent without one."""
 
 import datetime
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from drf_spectacular.generators import SchemaGenerator
 
 from sessions import selectors, services
 from sessions.games import GAMES
 from sessions.models import GameSession
+from tests.test_api_sessions import api_for
 
 
 def new_session_form(client, night, game):
@@ -139,3 +142,47 @@ def test_starting_at_once_still_checks_the_player_count(member_client, night, pl
     response = member_client.post(f"/n/{night.pk}/sessions/new/?game=tower-of-babel", data)
     assert response.status_code == (400 if refused else 302)
     assert GameSession.objects.filter(status="playing").count() == (0 if refused else 1)
+
+
+def api_new_session(user, night, game, players, **colours):
+    response = api_for(user).post(
+        f"/api/v1/nights/{night.pk}/sessions/",
+        {"game": game, "players": [p.pk for p in players], **colours},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return [(seat["player"], seat["colour"]) for seat in response.json()["seats"]]
+
+
+def test_the_api_gives_seats_sent_without_colours_the_colours_the_form_offers(member, night, players):
+    ada, bruno, chiara, _dieter = players
+    services.create_session(night=night, game="babel-on", players=[ada, bruno], colours=["green", "red"])
+    services.create_session(night=night, game="babel-on", players=[bruno, ada, chiara])  # the night's last table
+    offered = selectors.seat_defaults(night, GAMES["babel-on"])
+    assert offered == [(bruno.pk, "red"), (ada.pk, "green"), (chiara.pk, "blue")]
+    assert api_new_session(member, night, "babel-on", [bruno, ada, chiara]) == offered
+
+
+def test_a_colour_given_to_the_api_is_kept_and_the_seats_after_it_get_theirs(member, night, players):
+    ada, bruno, chiara, _dieter = players
+    services.create_session(night=night, game="tower-of-babel", players=[ada, bruno, chiara], colours=["red", "blue"])
+    # Ada is sent blue: she keeps it, Bruno's remembered blue is taken, so he gets the first free colour.
+    seats = api_new_session(member, night, "tower-of-babel", [ada, bruno, chiara], colours=["blue"])
+    assert seats == [(ada.pk, "blue"), (bruno.pk, "red"), (chiara.pk, "yellow")]
+
+
+def test_an_empty_colour_sent_to_the_api_is_no_colour(member, night, players):
+    ada, bruno, _chiara, _dieter = players
+    services.create_session(night=night, game="babel-cubes", players=[ada, bruno], colours=["dark", "light"])
+    seats = api_new_session(member, night, "babel-cubes", [ada, bruno], colours=[""])
+    assert seats == [(ada.pk, ""), (bruno.pk, "light")]
+
+
+def test_a_game_without_colours_gets_none_from_the_api(member, night, players):
+    assert api_new_session(member, night, "seven-wonders", players[:3]) == [(p.pk, "") for p in players[:3]]
+
+
+def test_the_api_schema_says_a_seat_without_a_colour_gets_the_remembered_one():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    colours = schema["components"]["schemas"]["SessionIn"]["properties"]["colours"]
+    assert "defaults to the remembered one" in colours["description"]

@@ -39,6 +39,7 @@ from sessions.api.serializers import (
     SessionOut,
     SessionSummaryOut,
 )
+from sessions.games import get_game
 from sessions.models import Group
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -212,7 +213,8 @@ class NightSessions(APIView):
         responses={201: SessionOut, 400: ErrorsOut},
         parameters=[IDEMPOTENCY_KEY],
         description="Add a session to the night: the players (ids of the night's group) in seat order, "
-        "their colours and the game's options. The player count is checked against the rules.",
+        "their colours (a seat without one gets its player's remembered colour, as on the pages) and the "
+        "game's options. The player count is checked against the rules.",
         tags=["sessions"],
     )
     def post(self, request: Request, night_id: int) -> Response:
@@ -236,7 +238,9 @@ class NightSessions(APIView):
                 night=night,
                 game=data["game"],
                 players=[by_id[player_id] for player_id in data["players"]],
-                colours=data["colours"],
+                colours=selectors.seat_colours(
+                    night.group_id, get_game(data["game"]), data["players"], given=data["colours"]
+                ),
                 options=data["options"],
             )
 

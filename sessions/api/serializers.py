@@ -198,7 +198,16 @@ class SessionIn(serializers.Serializer):
         help_text="Player ids in seat order.",
     )
     colours = serializers.ListField(
-        child=serializers.CharField(max_length=20, allow_blank=True), required=False, default=list, max_length=8
+        child=serializers.CharField(max_length=20, allow_blank=True),
+        required=False,
+        default=list,
+        max_length=8,
+        help_text=(
+            "Colours in seat order. A seat left out (the list omitted, or shorter than players) defaults to"
+            " the remembered one: the colour its player had in their latest session of this game in the group,"
+            " unless another seat has it, else the first colour of the game nobody has. An empty string is no"
+            " colour."
+        ),
     )
     options = serializers.DictField(required=False, default=dict)
 

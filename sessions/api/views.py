@@ -114,11 +114,12 @@ def session_events(request: Request, session_id: int) -> Response:
 @extend_schema(
     operation_id="sessions_rematch",
     request=RematchIn,
-    responses={201: SessionOut, 400: ErrorsOut},
+    responses={201: SessionOut, 200: SessionOut, 400: ErrorsOut},
     parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False)],
     description="Play a finished session's game again in its night, started: the same options, players, "
     "seats and colours, with the next player first (Tower of Babel: the one after last game's first; "
-    "babel: the seats turn; Babel On! rolls off). A repeated Idempotency-Key answers the first rematch.",
+    "babel: the seats turn; Babel On! rolls off). 201 with the new session; a session has one rematch, so "
+    "a repeated Idempotency-Key, or a second device asking with its own key, answers 200 with the first one.",
     tags=["sessions"],
 )
 @api_view(["POST"])
@@ -129,13 +130,17 @@ def session_rematch(request: Request, session_id: int) -> Response:
     key = request.headers.get("Idempotency-Key") or incoming.validated_data.get("idempotency_key")
     user = request.user
     assert isinstance(user, User)  # IsAuthenticated
+    created = False  # stays so for a repeated key: run_once answers it without calling create
 
     def create() -> dict[str, int]:
-        return {"id": services.rematch_session(session=session, author=user).pk}
+        nonlocal created
+        outcome = services.rematch_session(session=session, author=user)
+        created = outcome.created
+        return {"id": outcome.session.pk}
 
     result = services.run_once(user=user, key=f"api-rematch:{key}" if key else None, action=create)
     rematch = selectors.session_of_member(request.user, int(result["id"]))
-    return Response(SessionOut(rematch).data, status=status.HTTP_201_CREATED)
+    return Response(SessionOut(rematch).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 def _conflict(request: Request, *, session_id: int, now: int, seen: int) -> Response:

@@ -83,13 +83,14 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_rematch(request: MemberRequest, session_id: int) -> HttpResponse:
-    """The finished session's game again, started (a repeated key gives the first rematch)."""
+    """The finished session's game again, started (a repeated key, or a second device, gets the
+    first rematch)."""
     session = selectors.session_of_member(request.user, session_id)
     form = IdempotentForm(request.POST)
     form.is_valid()
 
     def create() -> dict[str, str]:
-        rematch = services.rematch_session(session=session, author=request.user)
+        rematch = services.rematch_session(session=session, author=request.user).session
         return {"redirect": reverse("session", args=[rematch.pk])}
 
     try:

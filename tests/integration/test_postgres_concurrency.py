@@ -1,4 +1,5 @@
-"""Two writers at the same moment on PostgreSQL: the optimistic lock and the idempotency key hold."""
+"""Two writers at the same moment on PostgreSQL: the optimistic lock, the idempotency key and the one
+rematch per session hold."""
 
 from __future__ import annotations
 
@@ -88,3 +89,20 @@ def test_two_writers_with_the_same_idempotency_key_record_one_event(postgres_ser
     assert SessionEvent.objects.filter(session=session).count() == 1
     fresh = GameSession.objects.get(pk=session.pk)
     assert (fresh.version, fresh.status) == (1, "playing")
+
+
+def test_two_devices_asking_for_a_rematch_at_once_get_one_session(postgres_service: None, table: Table) -> None:
+    for _round in range(ROUNDS):
+        finished = table.play({"Ada": 30, "Bruno": 20, "Chiara": 10})
+
+        def rematch(finished: GameSession = finished) -> services.RematchOutcome:
+            return services.rematch_session(session=finished, author=table.owner)
+
+        outcomes = at_once(rematch, rematch)
+
+        assert all(isinstance(o, services.RematchOutcome) for o in outcomes), outcomes
+        assert sorted(o.created for o in outcomes) == [False, True]
+        assert outcomes[0].session.pk == outcomes[1].session.pk
+        assert GameSession.objects.filter(rematch_of=finished).count() == 1
+        fresh = GameSession.objects.get(pk=outcomes[0].session.pk)
+        assert (fresh.status, fresh.version) == ("playing", 1), "started once"
