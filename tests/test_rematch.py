@@ -109,6 +109,15 @@ def test_the_finished_page_offers_the_rematch_and_an_open_one_does_not(member_cl
     assert 'name="idempotency_key"' in page
 
 
+def test_once_someone_started_the_rematch_the_finished_page_leads_to_it(member_client, night, players):
+    previous = finished(night, players[:3], "tower-of-babel", first=players[0])
+    rematch = services.rematch_session(session=previous).session
+    page = member_client.get(f"/s/{previous.pk}/").content.decode()
+    assert f'href="/s/{rematch.pk}/"' in page
+    assert "Go to the rematch" in page
+    assert f'action="/s/{previous.pk}/rematch/"' not in page
+
+
 @pytest.mark.parametrize(("who", "status"), [("owner", 302), ("member", 302), ("outsider", 404)])
 def test_members_play_a_rematch_in_one_tap(request, night, players, who, status):
     previous = finished(night, players[:3], "tower-of-babel", first=players[0])

@@ -305,6 +305,7 @@
     list = panel.querySelector("[data-refused-moves] ol");
     list.replaceChildren.apply(list, refused.map(refusedItem));
     panel.querySelector("[data-refused-moves]").hidden = !refused.length;
+    panel.toggleAttribute("data-refusals", refused.length > 0);
     panel.hidden = !(state.offline || state.sending || moves.length || refused.length);
   }
   function madeAt(move) {
