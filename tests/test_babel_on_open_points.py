@@ -208,7 +208,8 @@ def test_bo_5_a_draw_the_bag_cannot_complete_draws_the_blocks_left(via, member, 
     html = page(member_client, session)
     assert 'name="colour_2"' in html
     assert 'name="colour_3"' not in html
-    assert "draw the 3 of the 4 rolled" in html  # the Decision, shown
+    assert "Blocks in the bag: 3; room on the tower: 11." in html
+    assert "Draw 3 of the 4 rolled; the other 1 is lost." in html  # the Decision, shown
     places = ["4-ne", "4-sw", "4-se"]
     if via == "api":
         response = api(member, session, bo.DRAW, blocks=[block(c, p) for c, p in zip(left, places, strict=True)])
@@ -233,7 +234,7 @@ def test_bo_5_a_full_tower_draws_nothing_and_a_wrong_call_can_only_pass(member_c
     play(member_client, session, "roll", call="even", roll="2", die="typed")
     html = page(member_client, session)
     assert "Nothing to draw: end the turn" in html
-    assert "draw the 0 of the 2 rolled" in html
+    assert "None of the 2 blocks rolled can be drawn: they are lost." in html
     assert play(member_client, session, "draw").status_code == 302
     assert game(session)["active"] == bruno
     state = copy.deepcopy(game(session))
@@ -257,7 +258,8 @@ def test_bo_5_a_move_with_fewer_blocks_that_may_come_off_moves_those(member_clie
     advance(session, bo.ROLL, call="even", roll=1)  # Ada misses (an older log's roll): Bruno's turn
     play(member_client, session, "roll", call="odd", roll="3", die="typed")
     html = page(member_client, session)
-    assert "Only 1 of the 3 blocks rolled can be taken off the towers" in html
+    assert "Move 1 of the 3 rolled: no more can be taken off the towers (" in html
+    assert "the other 2 are lost." in html
     assert 'name="from_0"' in html
     assert 'name="from_1"' not in html
     section = my_turn(phone(code, bruno), code)

@@ -1,5 +1,6 @@
 """The group page shows its players thirty at a time, with a search by name (issue 16, item
-5): a group of a thousand players costs what a group of forty does."""
+5): a group of a thousand players costs what a group of forty does. Each player's wins and
+games read as words (issue 17)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,20 @@ import re
 from django.urls import reverse
 
 from sessions import services
-from sessions.models import Player
+from sessions.games import BABEL_ON, TOWER_OF_BABEL
+from sessions.models import Player, PlayerTally
 
 
 def names_on(page: str) -> list[str]:
     players = page.split('data-testid="players"')[1].split("</ul>")[0]
     return re.findall(r'class="player-name"[^>]*>([^<]+)<', players)
+
+
+def tallies_on(page: str, name: str) -> str:
+    """The words after ``name`` on the group page's list of players: their wins and games."""
+    found = re.search(rf'>{name}</a>\s*<small class="muted" data-testid="tallies">(.*?)</small>', page)
+    assert found
+    return re.sub(r"</?span[^>]*>", "", found[1])
 
 
 def add_players(group, count, *, start=0):
@@ -64,3 +73,23 @@ def test_the_group_page_reads_as_many_queries_at_a_thousand_players_as_at_forty(
     add_players(group, 960, start=40)
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert len(names_on(member_client.get(url).content.decode())) == 30
+
+
+def test_a_players_wins_and_games_read_as_words_in_the_singular_and_the_plural(member_client, group, players):
+    ada, bruno = players[:2]
+    # The rows the statistics task keeps (sessions/statistics), as it leaves them after these plays.
+    PlayerTally.objects.create(player=ada, game=TOWER_OF_BABEL, plays=5, wins=2)
+    PlayerTally.objects.create(player=ada, game=BABEL_ON, plays=1, wins=1)
+    PlayerTally.objects.create(player=bruno, game=TOWER_OF_BABEL, plays=1, wins=0)
+    url = reverse("group", args=[group.pk])
+    page = member_client.get(url).content.decode()
+    assert sorted(tallies_on(page, "Ada").split(" · ")) == [
+        "Babel On!: 1 win in 1 game",
+        "Tower of Babel: 2 wins in 5 games",
+    ]
+    assert tallies_on(page, "Bruno") == "Tower of Babel: 0 wins in 1 game"
+    italian = member_client.get(url, headers={"accept-language": "it"}).content.decode()
+    assert sorted(tallies_on(italian, "Ada").split(" · ")) == [
+        "Babel On!: 1 vittoria su 1 partita",
+        "Tower of Babel: 2 vittorie su 5 partite",
+    ]

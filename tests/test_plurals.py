@@ -37,17 +37,28 @@ def set_up(count: int) -> str:
     )
 
 
-def too_few_to_move(count: int) -> str:
+def short_roll(kind: str, *, rolled: int, limit: int) -> str:
+    """The words under a draw or a move that the bag, the tower or the rules cut short."""
     context = {
-        "bo_pending": "move",
+        "bo_pending": kind,
+        "bo_draw": [],
         "bo_move": [],
-        "bo_short": {"count": count, "limit": 0},
+        "bo_short": {"count": rolled, "limit": limit, "lost": rolled - limit, "left": limit, "room": 4},
         "viewer": "guest",
         "code": "ABCD",
     }
-    found = re.search(r'data-testid="bo-short">(.*?)</p>', render_to_string("boards/babel_on/_turn.html", context))
+    html = render_to_string("boards/babel_on/_turn.html", context)
+    found = re.search(r'data-testid="bo-short">(.*?)</p>', html, re.S)
     assert found
-    return found[1]
+    return " ".join(found[1].split())
+
+
+def too_few_to_draw(count: int) -> str:
+    return short_roll("draw", rolled=count, limit=0)
+
+
+def too_few_to_move(count: int) -> str:
+    return short_roll("move", rolled=count, limit=0)
 
 
 def cube_tower(count: int) -> str:
@@ -60,7 +71,7 @@ def cube_tower(count: int) -> str:
     return str(babel_cubes._tower(position))
 
 
-RENDERS = [bag_and_tower, set_up, too_few_to_move, cube_tower]
+RENDERS = [bag_and_tower, set_up, too_few_to_draw, too_few_to_move, cube_tower]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -77,6 +88,17 @@ def test_one_is_said_in_the_singular_in_english(render):
         one = render(1)
     assert not re.search(r"\b1 (blocks|cubes)\b", one)
     assert re.search(r"\b1 (block|cube)\b", one)
+
+
+@pytest.mark.parametrize("kind", ["draw", "move"])
+def test_a_short_roll_says_how_many_blocks_are_lost_in_the_singular_and_the_plural(kind):
+    with translation.override("en"):
+        one, two = short_roll(kind, rolled=3, limit=2), short_roll(kind, rolled=4, limit=2)
+    verb = {"draw": "Draw", "move": "Move"}[kind]
+    assert f"{verb} 2 of the 3 rolled" in one
+    assert one.endswith("the other 1 is lost. The rules don't cover this case, so the app decides it.")
+    assert f"{verb} 2 of the 4 rolled" in two
+    assert two.endswith("the other 2 are lost. The rules don't cover this case, so the app decides it.")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -4,6 +4,7 @@ page per game in the reader's language (issue 17)."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
@@ -19,6 +20,7 @@ from sessions.formstate import keep_typed
 from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.rules_reference import GAME_OF_PREFIX, RULE_BY_ID, RULES, link_rule_ids
 from tests.conftest import play
+from tests.test_babel_on_pages import set_up_and_roll_off
 from tests.test_plurals import too_few_to_move
 
 CITED = re.compile(r"\b(?:TB|BO|SW|BC)-\d+\b")
@@ -126,3 +128,55 @@ def test_the_ids_in_a_boards_sentence_link_to_their_rules():
     sentence = too_few_to_move(3)
     for rule in ("BO-7", "BO-8", "BO-10", "BO-11"):
         assert f'href="/rules/babel-on/#{rule}"' in sentence
+
+
+class RuleIdsInText(HTMLParser):
+    """The rule ids a page shows as text outside any link: ids a reader cannot follow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links_open = 0
+        self.plain: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.links_open += tag == "a"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.links_open -= tag == "a"
+
+    def handle_data(self, data: str) -> None:
+        if not self.links_open:
+            self.plain += CITED.findall(data)
+
+
+def plain_rule_ids(page: str) -> list[str]:
+    parser = RuleIdsInText()
+    parser.feed(page)
+    return parser.plain
+
+
+def test_a_rule_id_in_text_outside_a_link_is_found():
+    assert plain_rule_ids('<h2>Set-up <small><a href="/rules/babel-on/#BO-2">BO-2</a></small></h2>') == []
+    assert plain_rule_ids("<details><summary>Bonus blocks BO-6</summary></details>") == ["BO-6"]
+
+
+def test_every_rule_id_on_a_babel_on_turn_is_a_link_even_those_of_a_folded_section(member_client, night, players):
+    """A link inside a <summary> is a control inside a control, so the ids of the bonus blocks
+    (BO-6), a knocked tower (BO-12) and a perfect tower (BO-13) link from the section's body."""
+    session = services.create_session(night=night, game=BABEL_ON, players=players[:2], colours=["blue", ""])
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
+    session.refresh_from_db()
+    set_up_page = member_client.get(f"/s/{session.pk}/").content.decode()
+    active, _other = set_up_and_roll_off(member_client, session)
+    host = member_client.get(f"/s/{session.pk}/").content.decode()
+    code = services.create_join_code(session=session).code
+    phone = Client()
+    phone.post(f"/j/{code}/seat/", {"seat": active})
+    active_phone = phone.get(f"/j/{code}/").content.decode()
+    for folded in ('data-testid="bo-bonus"', 'data-testid="bo-problems"', "A tower was knocked over"):
+        assert folded in host
+    assert 'data-testid="bo-bonus"' in active_phone
+    for rule in ("BO-6", "BO-12", "BO-13"):
+        assert f'href="/rules/babel-on/#{rule}"' in host
+    for page in (set_up_page, host, active_phone):
+        assert plain_rule_ids(page) == []

@@ -242,6 +242,7 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
             context["bo_short"] = {
                 "count": pending["count"],
                 "limit": count,
+                "lost": pending["count"] - count,
                 "left": sum(state["bag"].values()),
                 "room": room(state["towers"][state["active"]]),
             }
@@ -250,7 +251,7 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
         context["bo_move"] = list(range(count))
         context["bo_move_blocks"] = [(str(i), gettext("block %(n)s") % {"n": i + 1}) for i in range(count)]
         if count < pending["count"]:
-            context["bo_short"] = {"count": pending["count"], "limit": count}
+            context["bo_short"] = {"count": pending["count"], "limit": count, "lost": pending["count"] - count}
     context["bo_occupied"] = [
         (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
         for seat in live

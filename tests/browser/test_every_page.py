@@ -96,15 +96,35 @@ def violations(page: Page) -> list[str]:
     ]
 
 
-# What a finger taps: controls, and links that stand alone (not those inside a sentence,
-# which WCAG 2.5.8 exempts). Checkboxes and radios count by their label.
-TAP_TARGETS = """() => Array.from(document.querySelectorAll(
-  "button, .button, select, summary, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), " +
-  "label.check, nav a, .footer a, .crumbs a, a.card, a.disc, .brand"
-)).filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
-  .map(e => [e.outerHTML.slice(0, 90), e.getBoundingClientRect()])
-  .filter(([html, box]) => box.height < 43.5 || box.width < 43.5)
-  .map(([html, box]) => `${Math.round(box.width)}x${Math.round(box.height)} ${html}`)"""
+# What a finger taps: controls, and every link but those inside a sentence of running text
+# (WCAG 2.5.8's inline exception). A link is inside a sentence when the block holding it (its
+# nearest ancestor that is not an inline element) has words of its own besides its links and
+# controls: "(rule BO-12)" at the end of a paragraph is; "BO-5" beside a heading's title is not,
+# as a heading is no sentence, nor is a link alone in its list item. Checkboxes and radios count
+# by their label.
+TAP_TARGETS = """() => {
+  const inSentence = (link) => {
+    let block = link.parentElement;
+    while (block && getComputedStyle(block).display === "inline") block = block.parentElement;
+    if (!block || /^H[1-6]$/.test(block.tagName)) return false;
+    const texts = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+      const control = text.parentElement.closest("a, button, select, label");
+      if ((!control || !block.contains(control)) && /[\\p{L}\\p{N}]/u.test(text.data)) return true;
+    }
+    return false;
+  };
+  const controls = document.querySelectorAll(
+    "button, .button, select, summary, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), " +
+    "label.check, nav a, .footer a, .crumbs a, a.card, a.disc, .brand"
+  );
+  const links = Array.from(document.querySelectorAll("a[href]")).filter(link => !inSentence(link));
+  return Array.from(new Set([...controls, ...links]))
+    .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+    .map(e => [e.outerHTML.slice(0, 90), e.getBoundingClientRect()])
+    .filter(([html, box]) => box.height < 43.5 || box.width < 43.5)
+    .map(([html, box]) => `${Math.round(box.width)}x${Math.round(box.height)} ${html}`);
+}"""
 
 
 def too_small(page: Page) -> list[str]:
