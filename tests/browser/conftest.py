@@ -195,6 +195,16 @@ def phone_of(context: BrowserContext, code: str, name: str) -> Page:
     return phone
 
 
+def kept_by_the_worker(page: Page) -> None:
+    """Waits until the page's service worker is active (installing it fetches the app's shell),
+    then loads the page again through it, which keeps a copy. The first load came before the
+    worker, and may stay without one: a page that loads while the worker is taking over can miss
+    its claim."""
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
 @pytest.fixture
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

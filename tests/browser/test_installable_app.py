@@ -13,11 +13,10 @@ from playwright.sync_api import BrowserContext, Page, Playwright, expect
 from bench.chromium import CHROMIUM_ARGS
 from sessions import services
 from sessions.views import pwa
-from tests.browser.conftest import a_table, log_in
+from tests.browser.conftest import a_table, kept_by_the_worker, log_in
 
 pytestmark = pytest.mark.browser
 PASSWORD = "install-me-123"
-CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 CACHE_NAMES = "() => caches.keys()"
 
 
@@ -37,7 +36,7 @@ def a_host_on_its_table(new_context: Callable[..., BrowserContext]) -> tuple[Pag
     host = new_context().new_page()
     log_in(host, "ada", PASSWORD)
     host.goto(f"/s/{session.pk}/")
-    host.wait_for_function(CONTROLLED)
+    kept_by_the_worker(host)
     return host, code
 
 
@@ -64,11 +63,11 @@ def test_the_host_and_a_guests_pages_are_installable(a_profile: BrowserContext) 
     host = a_profile.new_page()
     log_in(host, "ada", PASSWORD)
     host.goto(f"/s/{session.pk}/")
-    host.wait_for_function(CONTROLLED)
+    kept_by_the_worker(host)
     assert installability_errors(host) == []
     guest = a_profile.new_page()
     guest.goto(f"/j/{code}/")
-    guest.wait_for_function(CONTROLLED)
+    kept_by_the_worker(guest)
     assert installability_errors(guest) == []
     manifest = guest.evaluate("() => fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     assert manifest["start_url"] == f"/j/{code}/"
@@ -97,7 +96,6 @@ def test_a_new_release_replaces_the_workers_caches(
     new_context: Callable[..., BrowserContext], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host, _code = a_host_on_its_table(new_context)
-    host.reload()  # the page, now through the worker, is kept
     first = pwa.release()
     host.wait_for_function(f"() => caches.keys().then(names => names.some(name => name === 'babel-pages-{first}'))")
     monkeypatch.setattr(pwa, "release", lambda: "nextrelease1")

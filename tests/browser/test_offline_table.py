@@ -12,12 +12,11 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from scoring.tower_of_babel import engine as tob
 from sessions.models import GameSession
-from tests.browser.conftest import a_table, log_in
+from tests.browser.conftest import a_table, kept_by_the_worker, log_in
 from tests.conftest import advance
 
 pytestmark = pytest.mark.browser
 PASSWORD = "offline-table-123"
-CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 
 
 def a_tower_of_babel_table() -> GameSession:
@@ -31,8 +30,7 @@ def a_host(new_context: Callable[..., BrowserContext], session: GameSession) -> 
     host = new_context().new_page()
     log_in(host, "ada", PASSWORD)
     host.goto(f"/s/{session.pk}/")
-    host.wait_for_function(CONTROLLED)
-    host.reload()
+    kept_by_the_worker(host)
     expect(host.get_by_test_id("tob-board")).to_contain_text("Ada to play")
     return host
 
