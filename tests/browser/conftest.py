@@ -128,7 +128,9 @@ def no_poll_on(page: Page) -> None:
     if page.is_closed() or not page.locator("[data-version][hx-trigger]").count():
         return
     live = page.locator("[data-version][hx-trigger]").first
-    assert live.get_attribute("data-pushed") is not None, f"{page.url}: the push socket is not open"
+    # A test may end as its last page loads: its socket then has a moment to open (on a busy
+    # machine it can take more than the poll's second, which the count below would show).
+    expect(live, f"{page.url}: the push socket is not open").to_have_attribute("data-pushed", "", timeout=5_000)
     assert page.evaluate("window.tablePolls") == 0, f"{page.url}: the page polled instead of being pushed"
 
 
