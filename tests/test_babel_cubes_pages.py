@@ -100,12 +100,10 @@ def test_each_phone_gets_the_picker_only_on_its_own_turn(cubes):  # BC-3
     assert 'data-testid="bc-my-turn"' in first.get(f"/j/{code}/").content.decode()
     assert 'data-testid="bc-waiting"' in second.get(f"/j/{code}/").content.decode()
     assert second.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:"}).status_code == 400
-    assert (
-        first.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:", "idempotency_key": "k1"}).status_code
-        == 302
-    )
+    placed = {"move": "place", "placement": "nw:0:", "idempotency_key": "k1", "expected_version": cubes.version}
+    assert first.post(f"/j/{code}/act/", placed).status_code == 302
     # A double tap sends the same key again: one cube is placed.
-    first.post(f"/j/{code}/act/", {"move": "place", "placement": "nw:0:", "idempotency_key": "k1"})
+    first.post(f"/j/{code}/act/", placed)
     cubes.refresh_from_db()
     assert len(cubes.state["game"]["moves"]) == 1
     assert 'data-testid="bc-my-turn"' in second.get(f"/j/{code}/").content.decode()

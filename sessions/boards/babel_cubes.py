@@ -15,6 +15,7 @@ from scoring.babel_cubes.geometry import CELLS, TYPES, faces_of, hand_of_each, n
 from scoring.babel_cubes.moves import Move, Position, legal_moves, position_of
 from scoring.errors import RuleError, gettext_noop
 from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
+from sessions.boards.turns import check_turn_form
 from sessions.games import BABEL_CUBES, get_game
 from sessions.models import GameSession
 from sessions.numbers import whole
@@ -247,9 +248,13 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+    """A cube placed from the phone whose turn it is, on the table as the phone showed it: a
+    placement shown before the table moved on (one that waited on a phone offline while the
+    host placed that turn's cube) is refused, never placed on the seat's next turn."""
     state = session.state["game"]
     if state["status"] != "in_progress" or seat != state["seats"][state["to_move"] - 1]:
         raise RuleError(gettext_noop("It is the other player's turn."), field="seat", rule="BC-3")
+    check_turn_form(data, session, seat=seat, active=seat, active_name="", rule="BC-3")  # the seat is checked above
     return payload(event_type, data, session)
 
 

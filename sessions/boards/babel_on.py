@@ -399,9 +399,10 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
     """A move from the active player's own phone, parsed as the host's forms are. Another
-    seat is refused (BO-5: the die goes round), and so are the blocks of a form shown
-    before the table moved on; a double tap of a recorded form goes through to be found
-    as the repeat it is."""
+    seat is refused (BO-5: the die goes round), and so is any form shown before the table
+    moved on, the roll included: a roll that waited on a phone offline while the host
+    recorded that turn must not become the seat's next turn. A double tap of a recorded form
+    goes through to be found as the repeat it is."""
     state = session.state["game"]
     if state["phase"] == "playing":
         check_turn_form(
@@ -411,7 +412,6 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
             active=state["active"],
             active_name=_names(session)[state["active"]],
             rule="BO-5",
-            fresh=event_type != bo.ROLL,
         )
     return payload(event_type, data, session)
 

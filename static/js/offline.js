@@ -92,7 +92,8 @@
         values.push(name + ": " + input.value);
       }
     });
-    var label = button ? (button.textContent || button.value || "").trim() : "";
+    // A button's name as a screen reader says it: a drawn one (a cube's picture) has its aria-label.
+    var label = button ? (button.getAttribute("aria-label") || button.textContent || button.value || "").trim() : "";
     return { label: label || panel.getAttribute("data-a-move"), values: values };
   }
 

@@ -244,7 +244,7 @@ def test_a_roll_made_offline_is_refused_once_the_host_rolled_for_that_turn_and_p
         turn.locator('input[name="roll"]').fill(str(roll))
         send(page, turn.get_by_role("button", name="Record this roll"))
         for row in range(roll):
-            turn.locator(f'select[name="colour_{row}"]').select_option(colour)
+            turn.locator(f'input[name="colour_{row}"][value="{colour}"]').check()
         send(page, turn.get_by_role("button", name="Place the blocks"))
 
     # Ada's turn on her phone: even, 2, two blue blocks. Bruno's phone offers his turn.
