@@ -179,6 +179,20 @@ def ada_to_play(session: GameSession) -> tuple[str, str, int]:
     return disc, kind, number
 
 
+def an_offer_waiting_on_bruno_offline(table: Table, session: GameSession, disc: str, kind: str) -> tuple[int, str]:
+    """Ada taps a disc on her phone; Bruno's phone gets the offer form, loses the network and
+    offers one card, which waits on it. The log's last event then, and the card as listed."""
+    table.ada.get_by_test_id("my-turn").locator(f'button[data-disc="{disc}"]').click()
+    expect(table.bruno.get_by_test_id("my-offer-form")).to_be_visible()
+    before = last_seq(session)
+    table.bruno_network.cut(table.bruno)
+    card = f"{KIND_NAMES[kind]}: 1"
+    table.bruno.locator(f'input[name="offer_{kind}"]').fill("1")
+    table.bruno.get_by_role("button", name="Offer in secret").click()
+    says_waiting(table.bruno, rf"^Offer in secret{MADE_AT} \({re.escape(card)}\)$")
+    return before, card
+
+
 def test_an_offer_made_offline_for_a_build_the_table_completed_meanwhile_is_refused_on_the_phone(
     new_context: Callable[[], BrowserContext],
 ) -> None:
@@ -186,18 +200,7 @@ def test_an_offer_made_offline_for_a_build_the_table_completed_meanwhile_is_refu
     disc, kind, number = ada_to_play(session)
     table = at_the_table(new_context, session)
     host, ada, bruno = table.host, table.ada, table.bruno
-
-    # Ada taps a disc on her phone; Bruno's phone gets the offer form, then loses the network.
-    ada.get_by_test_id("my-turn").locator(f'button[data-disc="{disc}"]').click()
-    expect(bruno.get_by_test_id("my-offer-form")).to_be_visible()
-    before = last_seq(session)
-    table.bruno_network.cut(bruno)
-
-    # Offline, Bruno offers one card: his phone keeps it, waiting.
-    card = f"{KIND_NAMES[kind]}: 1"
-    bruno.locator(f'input[name="offer_{kind}"]').fill("1")
-    bruno.get_by_role("button", name="Offer in secret").click()
-    says_waiting(bruno, rf"^Offer in secret{MADE_AT} \({re.escape(card)}\)$")
+    before, card = an_offer_waiting_on_bruno_offline(table, session, disc, kind)
 
     # Bruno says "nothing" across the table: the host records it for him, and Chiara's; Ada
     # completes the build on her phone.
@@ -385,16 +388,9 @@ def test_an_offer_made_offline_that_still_fits_is_taken_once_when_the_phone_is_b
     disc, kind, _number = ada_to_play(session)
     table = at_the_table(new_context, session)
     host, ada, bruno = table.host, table.ada, table.bruno
-    ada.get_by_test_id("my-turn").locator(f'button[data-disc="{disc}"]').click()
-    expect(bruno.get_by_test_id("my-offer-form")).to_be_visible()
-    before = last_seq(session)
-    table.bruno_network.cut(bruno)
+    before, _card = an_offer_waiting_on_bruno_offline(table, session, disc, kind)
 
-    # Offline, Bruno offers one card; meanwhile the host records Chiara's offer (nothing).
-    card = f"{KIND_NAMES[kind]}: 1"
-    bruno.locator(f'input[name="offer_{kind}"]').fill("1")
-    bruno.get_by_role("button", name="Offer in secret").click()
-    says_waiting(bruno, rf"^Offer in secret{MADE_AT} \({re.escape(card)}\)$")
+    # Meanwhile the host records Chiara's offer (nothing).
     host.get_by_text("Enter an offer for a player without a phone").click()
     host.locator('#tob-offer select[name="seat"]').select_option(label="Chiara")
     send(host, host.get_by_role("button", name="Record this offer"))
