@@ -4,9 +4,10 @@ import pytest
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.data import data
 from sessions import services
-from tests.conftest import ruled, seated_phones
+from tests.conftest import advance, ruled, seated_phones
 
 # As the pages show them (escaped: "neighbour's" is written "neighbour&#x27;s").
 EFFECTS = {tile: escape(text) for tile, text in data()["tiles"]["value"].items()}
@@ -149,6 +150,23 @@ def test_a_player_takes_a_participation_marker_on_their_phone_once_per_tap(table
     assert ruled("No participation marker is left this age. (rule SW-9)") in response.content.decode()
     session.refresh_from_db()
     assert session.state["game"]["markers"] == {seats[0]: 1, seats[1]: 1}
+
+
+def test_a_marker_taken_on_a_phone_for_a_turn_that_is_over_is_refused_not_taken_later(table):  # SW-9
+    session, code, phones = table
+    seats = [s.key for s in session.seats.all()]
+    ada = phones[seats[0]]
+    section = markers_section(ada, code)
+    shown = section.split('name="for_turn" value="')[1].split('"')[0]
+    assert shown == "1.1"  # age I, turn 1
+    tap = {"move": "participate", "idempotency_key": hidden_key(section), "for_turn": shown}
+    advance(session, sw.NEXT_TURN, turn=1)  # meanwhile (Ada's phone offline), the turn ended
+    response = ada.post(f"/j/{code}/act/", tap)
+    assert response.status_code == 400
+    assert ruled("Turn 1 of age 1 is already over: look at the table again. (rule SW-9)") in response.content.decode()
+    session.refresh_from_db()
+    assert session.state["game"]["markers"] == {}
+    assert ada.post(f"/j/{code}/act/", {**tap, "for_turn": "1.2"}).status_code == 302  # this turn's
 
 
 def build_section(phone, code):

@@ -8,11 +8,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.data import PROJECT_TEXTS, check_corrections, project, tile_effects
 from scoring.seven_wonders.data import data as card_data
 from scoring.seven_wonders.sheet import score_sheet
+from sessions.boards.turns import already_recorded
 from sessions.data_texts import GREAT_PROJECT, data_text
 from sessions.models import GameSession
 from sessions.numbers import parse_sum
@@ -227,7 +228,7 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     if seat is None:
         return {"my_sheet": None}
     state = session.state["game"]
-    context: dict[str, Any] = {"my_sheet": _form(session, seat)}
+    context: dict[str, Any] = {"my_sheet": _form(session, seat), "for_turn": turn_shown(state)}
     if state["projects_on"] and state["age"] <= 3:
         context["my_markers"] = {
             "mine": state["markers"].get(seat, 0),
@@ -259,7 +260,29 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     return context
 
 
+# A phone's moves that belong to the turn they were shown in (SW-5, SW-9).
+MOVES_OF_A_TURN = (sw.DECLARE_TILE, sw.BUILD_TILES, sw.PARTICIPATE)
+
+
+def turn_shown(state: dict[str, Any]) -> str:
+    """The age and turn a phone's form is shown in, sent back with it as ``for_turn``."""
+    return f"{state['age']}.{state.get('turn') or 1}"
+
+
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:
+    """A move from a player's own phone. One of a turn (a tile declared or placed, a marker
+    taken) is refused once that turn is over: one that waited on a phone offline must not
+    be made in a later turn. A double tap of a recorded form goes through, as its repeat."""
+    shown = data.get("for_turn")
+    state = session.state["game"]
+    if event_type in MOVES_OF_A_TURN and shown and shown != turn_shown(state) and not already_recorded(data, session):
+        age, _dot, turn = shown.partition(".")
+        raise RuleError(
+            gettext_noop("Turn {turn} of age {age} is already over: look at the table again."),
+            field="for_turn",
+            rule="SW-9" if event_type == sw.PARTICIPATE else "SW-5",
+            params={"turn": turn, "age": age},
+        )
     if event_type == sw.DRAFT_PICK:
         return {"seat": seat, "tile": _number(data.get("tile"))}
     if event_type == sw.PARTICIPATE:

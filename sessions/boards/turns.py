@@ -14,7 +14,7 @@ def check_turn_form(
     """Refuse a move from a seat whose turn it is not (naming ``rule``), and, when ``fresh``,
     a form shown before the table moved on (its ``expected_version`` is old). A double tap
     of a form already recorded goes through, to be found as the repeat it is."""
-    if _already_recorded(data, session):
+    if already_recorded(data, session):
         return
     if seat != active:
         raise RuleError(gettext_noop("It is {name}'s turn."), field="seat", rule=rule, params={"name": active_name})
@@ -27,6 +27,7 @@ def check_turn_form(
         )
 
 
-def _already_recorded(data: QueryDict, session: GameSession) -> bool:
+def already_recorded(data: QueryDict, session: GameSession) -> bool:
+    """The form's idempotency key is the session's already: a repeat, to be found as such."""
     key = (data.get("idempotency_key") or "")[:64]
     return bool(key) and session.events.filter(idempotency_key=key).exists()
