@@ -63,5 +63,7 @@ def test_a_bad_number_from_a_phone_is_refused(tables, raw):  # noqa: F811
     session = sessions["babel-cubes"]
     phone = Client()
     phone.post(f"/j/{code}/seat/", {"seat": session.seats.first().key})
-    response = phone.post(f"/j/{code}/act/", {"move": "place", "placement": f"nw:{raw}:up"})
+    session.refresh_from_db()
+    placed = {"move": "place", "placement": f"nw:{raw}:up", "expected_version": session.version}  # shown now
+    response = phone.post(f"/j/{code}/act/", placed)
     assert response.status_code in (200, 400), response.status_code

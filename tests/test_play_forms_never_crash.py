@@ -123,6 +123,8 @@ def test_random_posts_from_a_phone_get_a_move_or_a_refusal(tables, data):
     phone = Client()
     phone.post(f"/j/{code}/seat/", {"seat": data.draw(st.sampled_from([s.key for s in session.seats.all()]))})
     body = {"move": data.draw(st.sampled_from(["place", "offer", "x"])), **form(data.draw, session)}
+    session.refresh_from_db()
+    body["expected_version"] = session.version  # the placement form says the table it was shown
     response = phone.post(f"/j/{code}/act/", body)
     assert response.status_code in (200, 302, 400, 404), response.status_code
     session.refresh_from_db()
