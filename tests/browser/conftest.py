@@ -135,7 +135,7 @@ def no_poll_on(page: Page) -> None:
 
 
 class OpenContext(Protocol):
-    def __call__(self, *, push: bool = True) -> BrowserContext: ...
+    def __call__(self, *, push: bool = True, worker: bool = True) -> BrowserContext: ...
 
 
 @pytest.fixture
@@ -150,8 +150,15 @@ def new_context(
     """
     contexts: list[tuple[BrowserContext, bool]] = []
 
-    def open_context(*, push: bool = True) -> BrowserContext:
-        context = browser.new_context(base_url=asgi_server, locale="en-GB", viewport={"width": 420, "height": 900})
+    def open_context(*, push: bool = True, worker: bool = True) -> BrowserContext:
+        # Playwright's page.route() does not see what the page's service worker fetches: a test
+        # that holds back the live region's fetches opens its context without one.
+        context = browser.new_context(
+            base_url=asgi_server,
+            locale="en-GB",
+            viewport={"width": 420, "height": 900},
+            service_workers="allow" if worker else "block",
+        )
         context.set_default_timeout(10_000)
         context.add_init_script(COUNT_POLLS)
         context.add_init_script(COUNT_CSP_VIOLATIONS)

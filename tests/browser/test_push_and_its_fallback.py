@@ -19,8 +19,8 @@ from tests.conftest import advance
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def host_page(new_context: OpenContext, session: GameSession, *, push: bool = True) -> Page:
-    host = new_context(push=push).new_page()
+def host_page(new_context: OpenContext, session: GameSession, *, push: bool = True, worker: bool = True) -> Page:
+    host = new_context(push=push, worker=worker).new_page()
     log_in(host, "ada", "push-pass-123")
     host.goto(f"/s/{session.pk}/")
     return host
@@ -44,7 +44,7 @@ def test_a_page_whose_socket_is_refused_follows_the_table_by_the_poll(new_contex
 def test_news_that_comes_while_the_page_fetches_itself_is_not_lost(new_context: OpenContext) -> None:
     session = a_table("tower-of-babel", password="push-pass-123")
     seats = [seat.key for seat in session.seats.all()]
-    host = host_page(new_context, session)
+    host = host_page(new_context, session, worker=False)  # its live fetches are held back below
     expect(host.locator("#session[data-pushed]")).to_have_count(1)
     # The socket's catch-up fetch has come back: the next fetch is the one a push causes.
     host.wait_for_load_state("networkidle")
