@@ -149,6 +149,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.getenv("REDIS_URL", "")
 # Best a separate Redis database from the broker's: clearing the cache flushes its database.
 REDIS_CACHE_URL = os.getenv("REDIS_CACHE_URL", REDIS_URL)
+CACHES: dict[str, dict[str, Any]]
 if REDIS_CACHE_URL:
     # A cache that does not answer fails fast (pages recompute, the rate limits refuse with
     # a 503: sessions.caching) instead of holding the request up for the kernel's timeouts.
@@ -161,6 +162,16 @@ if REDIS_CACHE_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The parts of a live region that a move mostly leaves as they were (a wonder of Tower of
+# Babel, ...), kept rendered in each process under what they show ({% cache ... using="fragments" %}):
+# a fetch after a move renders only what changed. In the process, not in Redis: a fragment
+# takes 0.05-0.2 ms to render, less than a round trip. About 1 kB each.
+CACHES["fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fragments",
+    "TIMEOUT": 600,
+    "OPTIONS": {"MAX_ENTRIES": 5000},
+}
 
 # Push: every server process tells its connected devices "session N is at version V" (each
 # device then fetches its own view). Redis's publish/subscribe reaches every process and

@@ -138,12 +138,27 @@ class VersionedForm(IdempotentForm):
     expected_version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
 
-class ScoresForm(VersionedForm):
+class SeatFieldsForm(VersionedForm):
+    """A form with a field for each seat, ``seats`` as (key, name)."""
+
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.seat_keys = [key for key, _name in seats]
+
+    @property
+    def shown(self) -> str:
+        """What the form's visible fields show, in plain values (the page keeps their render
+        under it): its seats, and what was typed and refused when it comes back."""
+        typed = (sorted(dict(self.data).items()), self.errors.get_json_data()) if self.is_bound else None
+        return repr((type(self).__name__, self.seats, str(getattr(self, "tiebreak", None)), typed))
+
+
+class ScoresForm(SeatFieldsForm):
     """Points per seat, and the game's tie-break number if it has one."""
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], tiebreak: StrOrPromise | None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seat_keys = [key for key, _name in seats]
+        super().__init__(*args, seats=seats, **kwargs)
         self.tiebreak = tiebreak
         for key, name in seats:
             self.fields[f"score_{key}"] = SumField(label=name, widget=forms.TextInput(attrs={"inputmode": "tel"}))
@@ -164,12 +179,11 @@ class ScoresForm(VersionedForm):
         return payload
 
 
-class PlacesForm(VersionedForm):
+class PlacesForm(SeatFieldsForm):
     """The finishing order: a place per seat; equal places are a shared place."""
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seat_keys = [key for key, _name in seats]
+        super().__init__(*args, seats=seats, **kwargs)
         places = [(str(n), str(n)) for n in range(1, len(seats) + 1)]
         for key, name in seats:
             self.fields[f"place_{key}"] = forms.TypedChoiceField(label=name, choices=places, coerce=int)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -40,6 +40,7 @@ def _empty_cache() -> None:
     """Each test starts with an empty cache: ids repeat from one test's database to the next,
     so a render or a revision kept by one test would be another's."""
     cache.clear()
+    caches["fragments"].clear()
 
 
 @pytest.fixture(autouse=True)

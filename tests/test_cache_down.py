@@ -22,11 +22,12 @@ def cache_down(settings):
 
     def down():
         settings.CACHES = {
+            **settings.CACHES,
             "default": {
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
                 "LOCATION": DEAD_REDIS,
                 "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-            }
+            },
         }
         with pytest.raises(Exception, match=r"[Cc]onnect"):
             cache.get("anything")  # really down

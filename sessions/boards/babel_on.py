@@ -123,21 +123,29 @@ def board_context(session: GameSession) -> dict[str, Any]:
             if colours
             else []
         )
+        # What the tower's drawing shows, in plain values: the templates keep its render under
+        # it, since a move changes one tower at most (see "fragments" in settings).
+        shown = {
+            "seat": seat,
+            "name": names[seat],
+            "colour": colours.get(seat),
+            "eliminated": seat in state["eliminated"],
+            "bonus": state["bonus"].get(seat, 0),
+            "tower": tower,
+            "problems": problems,
+            "winner": seat == state["winner"],
+            "coloured": bool(colours),
+            "colour_name": _colour_name(colours.get(seat)),
+            "by_colour": _by_colour(tower),
+        }
         towers.append(
             {
-                "seat": seat,
-                "name": names[seat],
-                "colour": colours.get(seat),
-                "colour_name": _colour_name(colours.get(seat)),
+                **shown,
+                "shown": repr(shown),
                 "active": seat == state["active"],
-                "eliminated": seat in state["eliminated"],
-                "bonus": state["bonus"].get(seat, 0),
                 "blocks": blocks(tower),
                 "floors": _picture(tower),
-                "by_colour": _by_colour(tower),
                 "perfect": bool(colours) and not problems,
-                "problems": problems,
-                "winner": seat == state["winner"],
             }
         )
     last = state["last_roll"]

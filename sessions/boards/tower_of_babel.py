@@ -87,21 +87,23 @@ def board_context(session: GameSession) -> dict[str, Any]:
     names, colours = _names(session), _colours(session)
     wonders = []
     for key, wonder in state["wonders"].items():
+        parts = [{"name": names[s], "colour": colours[s], "value": v} for s, v in wonder["parts"].items() if v]
+        scored = wonder["scored"] and [
+            {"name": names[s], "points": p, "colour": colours[s]} for s, p in wonder["scored"]["points"].items() if p
+        ]
+        scored_row = wonder["scored"] and wonder["scored"]["row"]
+        discs = [(d, state["discs"][d]["demand"]) for d in wonder["discs"]]
         wonders.append(
             {
                 "key": key,
+                # What the wonder's drawing shows, in plain values: the templates keep its render
+                # under it, since most wonders do not change in a move (see "fragments" in settings).
+                "shown": repr((key, discs, parts, scored, scored_row)),
                 "name": WONDER_NAMES[key],
                 "discs": _discs_on(state, wonder),
-                "parts": [
-                    {"name": names[s], "colour": colours[s], "value": v} for s, v in wonder["parts"].items() if v
-                ],
-                "scored": wonder["scored"]
-                and [
-                    {"name": names[s], "points": p, "colour": colours[s]}
-                    for s, p in wonder["scored"]["points"].items()
-                    if p
-                ],
-                "scored_row": wonder["scored"] and wonder["scored"]["row"],
+                "parts": parts,
+                "scored": scored,
+                "scored_row": scored_row,
             }
         )
     totals = tob.final_points(state) if state["over"] else state["points"]

@@ -62,11 +62,12 @@ def own_redis(settings, tmp_path: Path) -> Iterator[OwnRedis]:
     server = OwnRedis(tmp_path)
     server.start()
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": server.url,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+        },
     }
     try:
         yield server
