@@ -78,8 +78,10 @@ def _disc_label(demand: dict[str, int]) -> list[dict[str, Any]]:
 
 
 def _discs_on(state: dict[str, Any], wonder: dict[str, Any]) -> list[dict[str, Any]]:
-    """The discs still on a wonder, each with its id and what it demands."""
-    return [{"id": d, "demand": _disc_label(state["discs"][d]["demand"])} for d in wonder["discs"]]
+    """The discs still on a wonder, each with its id and what it demands (``shown``: the
+    demand in plain values, which the drawing is kept rendered under)."""
+    demands = [(d, state["discs"][d]["demand"]) for d in wonder["discs"]]
+    return [{"id": d, "demand": _disc_label(demand), "shown": repr(sorted(demand.items()))} for d, demand in demands]
 
 
 def board_context(session: GameSession) -> dict[str, Any]:
