@@ -248,7 +248,7 @@ def _told_now(session: GameSession, *, shown: int) -> tuple[Told, list[SessionEv
     if kept is None and before is None:  # the whole log, which holds the newest events too
         log = list(events.order_by("seq"))
         kept = _replayed(session, [(e.seq, e.type, e.payload) for e in log])
-        caching.set_value(key, kept, timeout=SENTENCES_SECONDS)
+        _keep(session, kept)
         return kept, log[::-1][:shown]
     latest = list(events.order_by("-seq")[: max(shown, 1)]) if shown or kept is None else []
     if kept is None:
@@ -257,12 +257,24 @@ def _told_now(session: GameSession, *, shown: int) -> tuple[Told, list[SessionEv
         kept = (
             _replayed(session, None) if new is None else _tell(before, new, after=session.state, names=_names(session))
         )
-        caching.set_value(key, kept, timeout=SENTENCES_SECONDS)
+        _keep(session, kept)
     return kept, latest[:shown]
 
 
 def _told_key(session_id: int, version: int) -> str:
     return f"event-words:{session_id}:{version}:{get_language()}"
+
+
+def _last_move_key(session_id: int, version: int) -> str:
+    return f"last-move:{session_id}:{version}:{get_language()}"
+
+
+def _keep(session: GameSession, told: Told) -> None:
+    """The log told at the session's version, kept; and its last move apart, for the phones,
+    which show only that: the whole log in words grows with the game."""
+    caching.set_value(_told_key(session.pk, session.version), told, timeout=SENTENCES_SECONDS)
+    last = told.said.get(session.version, "")
+    caching.set_value(_last_move_key(session.pk, session.version), last, timeout=SENTENCES_SECONDS)
 
 
 def _names(session: GameSession) -> dict[str, str]:
@@ -315,7 +327,12 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
     nothing before the first."""
     if not session.version:
         return ""
-    return (said if said is not None else sentences(session)).get(session.version, "")
+    if said is None:
+        kept: str | None = caching.get(_last_move_key(session.pk, session.version))
+        if kept is not None:
+            return kept
+        said = sentences(session)
+    return said.get(session.version, "")
 
 
 def described(latest: Sequence[SessionEvent], said: dict[int, str]) -> list[tuple[SessionEvent, str]]:

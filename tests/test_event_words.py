@@ -118,6 +118,25 @@ def test_a_move_is_told_from_the_version_before_without_replaying_the_log(member
     assert log_of(page).index("Undone: Bruno passed") < log_of(page).index("Ada passed")
 
 
+def test_a_phone_reads_the_last_move_alone_not_the_whole_log_in_words(member_client, session, monkeypatch):
+    session, seats, code = started_tower(session)
+    phone = Client()
+    phone.post(f"/j/{code}/seat/", {"seat": seats[1]})
+    advance(session, tob.PASS)
+    member_client.get(f"/s/{session.pk}/")  # the host's page told the version and kept it
+    read = []
+    kept_get = event_words.caching.get
+
+    def get(key):
+        read.append(key)
+        return kept_get(key)
+
+    monkeypatch.setattr(event_words.caching, "get", get)
+    page = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").content.decode()
+    assert "Ada passed" in page
+    assert not [key for key in read if key.startswith("event-words:")]  # the log in words grows with the game
+
+
 def test_a_version_the_cache_lost_is_told_by_replaying_the_log(member_client, session):
     session, _seats, _code = started_tower(session)
     advance(session, tob.PASS)
