@@ -332,6 +332,26 @@ def phones_of_session(session: GameSession) -> list[SeatOnPhones]:
     return seats
 
 
+@dataclass(frozen=True)
+class HostPhones:
+    """The phones panel of the host's page: the night's code and each seat's phones."""
+
+    join_code: JoinCode | None
+    seats: list[SeatOnPhones]
+
+
+def host_phones(session: GameSession) -> HostPhones:
+    """The night's code and the phones of the session's seats, as the host's page shows them:
+    two queries per night revision (a code made or revoked, a seat taken, left or asked for
+    changes it), not on every render of the host's region after every move."""
+    key = f"host-phones:{session.pk}:{night_revision(session)}"
+    kept: HostPhones | None = caching.get(key)
+    if kept is None:
+        kept = HostPhones(join_code=current_join_code(session), seats=phones_of_session(session))
+        caching.add(key, kept, timeout=NIGHT_REVISION_SECONDS)
+    return kept
+
+
 def revision_cache_key(session_id: int) -> str:
     return f"night-revision-of-session:{session_id}"
 

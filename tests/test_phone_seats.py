@@ -195,3 +195,20 @@ def test_a_phone_with_a_bad_seat_gets_400_not_500(table):
 def test_a_phone_previews_only_with_a_seat(table):
     _session, _seats, code = table
     assert phone(code).post(f"/j/{code}/preview/", {}).status_code in (404, 409)
+
+
+def test_the_hosts_phones_panel_follows_every_seat_and_code_change_once_kept(member_client, table):
+    session, seats, code = table
+    panel = lambda: member_client.get(f"/s/{session.pk}/").content.decode()  # noqa: E731
+    assert "Free Bruno's seat" not in panel()  # kept for this night revision
+    phone(code, seats[1])
+    assert "Free Bruno's seat" in panel()
+    phone(code, seats[1])
+    assert "Let this phone take it" in panel()
+    member_client.post(f"/s/{session.pk}/phones/{seats[1]}/free/")
+    assert "Free Bruno's seat" not in panel()
+    member_client.post(f"/s/{session.pk}/code/", {"idempotency_key": "a" * 32})
+    new_code = selectors.current_join_code(session)
+    assert new_code is not None
+    assert new_code.code != code
+    assert new_code.code in panel()

@@ -77,6 +77,7 @@ def session_context(
     seats = seat_names(session)
     initial = {"expected_version": session.version}
     said, latest = told_with_latest(session, shown=LOG_SHOWN)
+    phones = selectors.host_phones(session)
     context = {
         **live_context(
             session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints, said=said
@@ -87,7 +88,8 @@ def session_context(
         "places_form": PlacesForm(initial=initial, seats=seats),
         "action_form": VersionedForm(initial=initial),
         "code_form": IdempotentForm(),
-        "join_code": selectors.current_join_code(session),
+        "join_code": phones.join_code,
+        "phone_seats": phones.seats,
         "join_url": None,
         "events": described(latest, said),
         "ended_something": bool(latest) and latest[0].type in ENDING_MOVES,
