@@ -89,13 +89,33 @@ def session_of_member(user: User, session_id: int) -> GameSession:
     return _of_member(user, _session_pages(), session_id)
 
 
-def live_session(session_id: int) -> GameSession:
-    """The session a member's held live ticket names (``sessions.live``), with its seats: the
-    member was checked in full when the ticket was given, within its lifetime. 404 if gone."""
-    found = _session_pages().filter(pk=session_id).first()
+def live_session(session_id: int, version: int) -> GameSession:
+    """The session a member's held live ticket names (``sessions.live``) at ``version``, with
+    its seats (``kept_session``): the member was checked in full when the ticket was given,
+    within its lifetime. 404 if gone."""
+    found = kept_session(session_id, version)
     if found is None:
         raise Http404
     return found
+
+
+# Every screen of a table reads the session after each move, all at once: the first of a
+# version reads it (two queries), the others (the host's, the phones') take that copy.
+SHOWN_SESSION_SECONDS = 30
+
+
+def kept_session(session_id: int, version: int | None) -> GameSession | None:
+    """The session with its night, group and seats as it is at ``version``: read once a version
+    for every screen of the table, through the cache (the database's, when it is another
+    version by now, is read and not kept)."""
+    key = f"live-session:{session_id}:{version}"
+    kept: GameSession | None = caching.get(key)
+    if kept is not None:
+        return kept
+    session = _session_pages().filter(pk=session_id).first()
+    if session is not None and session.version == version:
+        caching.add(key, session, timeout=SHOWN_SESSION_SECONDS)
+    return session
 
 
 def session_to_move(user: User, session_id: int) -> GameSession:
@@ -273,25 +293,14 @@ def device_code_state(device: GuestDevice) -> str:
 # as it is kept; it is kept for a ticket's lifetime (sessions.live.TICKET_SECONDS).
 NIGHT_REVISION_SECONDS = 60
 
-# Every phone of a table reads the session it shows after each move, all at once: the first
-# of a version reads it (two queries), the others take that copy from the cache.
-SHOWN_SESSION_SECONDS = 30
-
 
 def shown_session(device: GuestDevice) -> GameSession | None:
     """The session the device's phone shows, with its seats (``joined_device``'s choice), at
-    the version ``joined_device`` (or the phone's ticket) found."""
+    the version ``joined_device`` (or the phone's ticket) found (``kept_session``)."""
     shown_id = getattr(device, "shown_id", None)
     if shown_id is None:
         return None
-    key = f"shown-session:{shown_id}:{getattr(device, 'shown_version', None)}"
-    kept = caching.get(key)
-    if kept is not None:
-        return kept
-    session = with_seats(GameSession.objects.select_related("night"), results=False).filter(pk=shown_id).first()
-    if session is not None and session.version == getattr(device, "shown_version", None):
-        caching.add(key, session, timeout=SHOWN_SESSION_SECONDS)
-    return session
+    return kept_session(shown_id, getattr(device, "shown_version", None))
 
 
 def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:

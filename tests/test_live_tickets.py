@@ -206,6 +206,22 @@ def test_a_members_ticket_gets_a_new_version_rendered_without_checking_the_membe
     assert f'data-version="{session.version}.' in again.content.decode()
 
 
+def test_the_host_and_the_phones_read_a_new_version_of_the_session_once_for_all(
+    owner, session, django_assert_max_num_queries
+):
+    session, seats, code = started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    phone = _seated(code, seats[1])
+    host_ticket = _fetch(host, url)[TICKET_HEADER]
+    phone_ticket = _fetch(phone, f"/j/{code}/live/")[TICKET_HEADER]
+    advance(session, tob.PASS)
+    assert _fetch(phone, f"/j/{code}/live/", phone_ticket).status_code == 200  # reads the new version
+    with django_assert_max_num_queries(1):  # its latest events: the session and its seats are the phone's copy
+        again = _fetch(host, url, host_ticket)
+    assert f'data-version="{session.version}.' in again.content.decode()
+    assert "Ada passed" in again.content.decode()
+
+
 def test_a_members_ticket_ends_with_the_log_out(owner, session):
     started_tower(session)
     host, url = client_for(owner), f"/s/{session.pk}/live/"

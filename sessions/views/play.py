@@ -128,7 +128,8 @@ def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     if answer is not None:
         return answer
     if ticket is not None:
-        return _region(request, ticket.shown, lambda: selectors.live_session(session_id), hints=ticket.hints)
+        version = ticket.shown.session_version
+        return _region(request, ticket.shown, lambda: selectors.live_session(session_id, version), hints=ticket.hints)
     return _session_live(request, session_id)
 
 
