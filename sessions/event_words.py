@@ -272,9 +272,9 @@ def _last_move_key(session_id: int, version: int) -> str:
 def _keep(session: GameSession, told: Told) -> None:
     """The log told at the session's version, kept; and its last move apart, for the phones,
     which show only that: the whole log in words grows with the game."""
-    caching.set_value(_told_key(session.pk, session.version), told, timeout=SENTENCES_SECONDS)
     last = told.said.get(session.version, "")
-    caching.set_value(_last_move_key(session.pk, session.version), last, timeout=SENTENCES_SECONDS)
+    kept = {_told_key(session.pk, session.version): told, _last_move_key(session.pk, session.version): last}
+    caching.set_many(kept, timeout=SENTENCES_SECONDS)
 
 
 def _names(session: GameSession) -> dict[str, str]:
