@@ -145,6 +145,18 @@ def started_tower(session: GameSession) -> tuple[GameSession, list[str], str]:
     return session, seats, services.create_join_code(session=session).code
 
 
+def offers_in(session: GameSession, seats: list[str]) -> tuple[str, str, int]:
+    """The first seat chooses a single-kind disc and every other seat offers its whole demand:
+    the disc's wonder, its kind and the number of cards it demands."""
+    game = session.state["game"]
+    disc, spec = next((d, v) for d, v in game["discs"].items() if len(v["demand"]) == 1)
+    kind, number = next(iter(spec["demand"].items()))
+    advance(session, tob.CHOOSE, wonder=spec["wonder"], disc=disc)
+    for seat in seats[1:]:
+        advance(session, tob.OFFER, seat=seat, cards={kind: number}, trading=False, triple=False)
+    return spec["wonder"], kind, number
+
+
 def finish_with_scores(session: GameSession, scores: list[int], tiebreaks: list[int] | None = None) -> None:
     """Final scores in seat order, then Finish: the session writes its Results."""
     keys = [seat.key for seat in session.seats.all()]

@@ -14,7 +14,7 @@ from django.test import Client
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
-from tests.conftest import advance, client_for, play, started_tower
+from tests.conftest import advance, client_for, offers_in, play, started_tower
 
 
 def _region(client: Client, session_id: int, language: str = "en") -> tuple[str, list[str]]:
@@ -46,15 +46,10 @@ def test_a_build_renders_the_wonder_it_changed_and_only_that_one(owner, session)
     _session, seats, _code = started_tower(session)
     host = client_for(owner)
     _region(host, session.pk)
-    game = session.state["game"]
-    disc, spec = next((d, v) for d, v in game["discs"].items() if len(v["demand"]) == 1)
-    kind, number = next(iter(spec["demand"].items()))
-    advance(session, tob.CHOOSE, wonder=spec["wonder"], disc=disc)
-    for seat in seats[1:]:
-        advance(session, tob.OFFER, seat=seat, cards={kind: number}, trading=False, triple=False)
+    wonder, kind, number = offers_in(session, seats)
     advance(session, tob.RESOLVE, accepted=[], own={kind: number})
     page, rendered = _region(host, session.pk)
-    discs_left = len(session.state["game"]["wonders"][spec["wonder"]]["discs"])
+    discs_left = len(session.state["game"]["wonders"][wonder]["discs"])
     assert rendered.count("boards/tower_of_babel/_disc.html") == discs_left == 2
     assert rendered.count("boards/tower_of_babel/_parts.html") == 1
     assert 'class="brick' in page

@@ -9,7 +9,7 @@ import pytest
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
-from tests.conftest import advance, play, ruled
+from tests.conftest import advance, offers_in, play, ruled
 
 
 def form_in(body: str, form_id: str) -> str:
@@ -62,12 +62,7 @@ def test_a_refused_acceptance_keeps_the_ticks_and_counts(member_client, session)
     seats = [seat.key for seat in session.seats.all()]
     advance(session, "session.start")
     advance(session, tob.FIRST_PLAYER, seat=seats[0])
-    game = session.state["game"]
-    disc, spec = next((d, v) for d, v in game["discs"].items() if len(v["demand"]) == 1)
-    kind, number = next(iter(spec["demand"].items()))
-    advance(session, tob.CHOOSE, wonder=spec["wonder"], disc=disc)
-    for seat in seats[1:]:
-        advance(session, tob.OFFER, seat=seat, cards={kind: number}, trading=False, triple=False)
+    _wonder, kind, _number = offers_in(session, seats)
     typed = {f"accept_{seats[1]}": "on", f"accept_{seats[2]}": "on", f"own_{kind}": "1", "form": "tob-resolve"}
     response = play(member_client, session, "resolve", **typed)
     assert response.status_code == 400
