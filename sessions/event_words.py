@@ -211,12 +211,17 @@ def sentence(event_type: str, moment: Moment) -> str:
 # a move tells one event, not the whole log again; kept long enough for every device of a
 # table to read them after a move, and for the next move to start from them.
 SENTENCES_SECONDS = 300
+# The newest sentences and moves in effect a version keeps: the host shows the latest 30
+# (views.play.LOG_SHOWN), and keeping every one would copy and store the whole game's words
+# again at every version. An undo past them is told as an undo, without the move it took back.
+TOLD_KEPT = 64
 
 
 @dataclass
 class Told:
-    """A session's log told up to a version: each event in words by its number, the moves in
-    effect (newest last: what an undo takes back), and the state the version left."""
+    """A session's log told up to a version: its newest events in words by their number, the
+    newest moves in effect (last: what an undo takes back), TOLD_KEPT of each, and the state
+    the version left."""
 
     said: dict[int, str]
     in_effect: list[str]
@@ -224,7 +229,7 @@ class Told:
 
 
 def sentences(session: GameSession) -> dict[int, str]:
-    """Every event of the session's log in words, by its number (see ``told_with_latest``)."""
+    """The session's newest events in words, by their number (see ``told_with_latest``)."""
     return _told_now(session, shown=0)[0].said
 
 
@@ -295,6 +300,9 @@ def _tell(told: Told, event: SessionEvent | tuple[int, str, Any], *, after: Any,
     else:
         said[seq] = sentence(event_type, Moment(payload, told.state["game"], after["game"], names))
         in_effect.append(said[seq])
+    if len(said) > TOLD_KEPT:  # one more than kept: the oldest goes (the dict is in the log's order)
+        del said[next(iter(said))]
+    del in_effect[:-TOLD_KEPT]
     return Told(said=said, in_effect=in_effect, state=after)
 
 

@@ -12,6 +12,7 @@ from scoring.tower_of_babel import engine as tob
 from sessions import event_words
 from sessions.event_words import WORDS, Moment, sentence
 from sessions.games import GAMES, get_game
+from sessions.views.play import LOG_SHOWN
 from tests.conftest import advance, started_tower
 
 EVERY_TYPE = sorted({(slug, event_type) for slug in GAMES for event_type in get_game(slug).rules.event_types()})
@@ -152,3 +153,17 @@ def test_a_knocked_over_tower_names_who_knocked_it_and_whose_it_was():  # BO-12
     assert sentence("bo.knock", Moment({"seat": "2", "tower": "2"}, None, None, names)) == (
         "Bruno knocked over their own tower"
     )
+
+
+def test_the_log_in_words_keeps_the_newest_sentences_and_still_tells_an_undo(member_client, session):
+    session, _seats, _code = started_tower(session)
+    for _ in range(event_words.TOLD_KEPT + 10):
+        advance(session, tob.PASS)
+    advance(session, core.UNDO)
+    said = event_words.sentences(session)
+    assert len(said) == event_words.TOLD_KEPT  # not the whole game's words at every version
+    assert max(said) == session.version
+    log = log_of(member_client.get(f"/s/{session.pk}/").content.decode())
+    assert log.count("<li>") == LOG_SHOWN <= event_words.TOLD_KEPT
+    assert log.index("Undone:") < log.index("passed")
+    assert "A move was recorded" not in log
