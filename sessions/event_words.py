@@ -228,9 +228,10 @@ class Told:
     state: Any
 
 
-def sentences(session: GameSession) -> dict[int, str]:
-    """The session's newest events in words, by their number (see ``told_with_latest``)."""
-    return _told_now(session, shown=0)[0].said
+def sentences(session: GameSession, *, untold: bool = False) -> dict[int, str]:
+    """The session's newest events in words, by their number (see ``told_with_latest``);
+    ``untold``: the caller found the version not kept, which need not be asked again."""
+    return _told_now(session, shown=0, untold=untold)[0].said
 
 
 def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str], list[SessionEvent]]:
@@ -240,13 +241,13 @@ def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str
     return told.said, latest
 
 
-def _told_now(session: GameSession, *, shown: int) -> tuple[Told, list[SessionEvent]]:
-    """The log told up to the session's version: from the cache; else from the version before
-    when the cache still has it (one event to tell); else by replaying the whole log. Told
-    once a version and a language, then kept."""
+def _told_now(session: GameSession, *, shown: int, untold: bool = False) -> tuple[Told, list[SessionEvent]]:
+    """The log told up to the session's version: from the cache (unless ``untold``); else from
+    the version before when the cache still has it (one event to tell); else by replaying the
+    whole log. Told once a version and a language, then kept."""
     key = _told_key(session.pk, session.version)
     events = session.events.select_related("author")
-    kept: Told | None = caching.get(key)
+    kept: Told | None = None if untold else caching.get(key)
     before: Told | None = None
     if kept is None and session.version:
         before = caching.get(_told_key(session.pk, session.version - 1))
@@ -339,7 +340,7 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
         kept: str | None = caching.get(_last_move_key(session.pk, session.version))
         if kept is not None:
             return kept
-        said = sentences(session)
+        said = sentences(session, untold=True)  # kept with its last move: not kept either
     return said.get(session.version, "")
 
 
