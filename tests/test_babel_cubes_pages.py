@@ -44,6 +44,20 @@ def test_the_picker_offers_exactly_the_legal_opening_placements(member_client, c
     assert "type 4 (blue) \u00d72" in page  # BC-1: each player's half of the set
 
 
+def test_the_picker_is_one_form_that_sends_the_orientation_pressed(member_client, cubes):
+    page = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    picker = re.search(r'<form method="post" action="[^"]+" id="place".*?</form>', page, re.S)
+    assert picker is not None
+    assert len(picker_keys(picker[0])) == 32  # every orientation a button of this one form
+    assert picker[0].count('name="idempotency_key"') == picker[0].count('name="expected_version"') == 1
+    keys = dict(re.findall(r'name="(idempotency_key|expected_version|form)" value="([^"]*)"', picker[0]))
+    sent = {**keys, "placement": key("nw", 1, ["east"])}
+    assert member_client.post(f"/s/{cubes.pk}/play/place/", sent).status_code == 302
+    assert member_client.post(f"/s/{cubes.pk}/play/place/", sent).status_code == 302  # a double tap
+    cubes.refresh_from_db()
+    assert len(cubes.state["game"]["moves"]) == 1
+
+
 def test_a_placement_is_drawn_and_passes_the_turn(member_client, cubes):  # BC-3, BC-7
     assert place(member_client, cubes, key("nw", 1, ["east"])).status_code == 302
     cubes.refresh_from_db()
