@@ -15,7 +15,7 @@ from scoring.babel_cubes.geometry import CELLS, TYPES, faces_of, hand_of_each, n
 from scoring.babel_cubes.moves import Move, Position, legal_moves, position_of
 from scoring.errors import RuleError, gettext_noop
 from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
-from sessions.boards.turns import check_turn_form
+from sessions.boards.turns import already_recorded, check_shown_now
 from sessions.games import BABEL_CUBES, get_game
 from sessions.models import GameSession
 from sessions.numbers import whole
@@ -254,7 +254,8 @@ def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameS
     state = session.state["game"]
     if state["status"] != "in_progress" or seat != state["seats"][state["to_move"] - 1]:
         raise RuleError(gettext_noop("It is the other player's turn."), field="seat", rule="BC-3")
-    check_turn_form(data, session, seat=seat, active=seat, active_name="", rule="BC-3")  # the seat is checked above
+    if not already_recorded(data, session):  # a double tap goes through, to be found as the repeat it is
+        check_shown_now(data, session)
     return payload(event_type, data, session)
 
 

@@ -18,7 +18,13 @@ def check_turn_form(
         return
     if seat != active:
         raise RuleError(gettext_noop("It is {name}'s turn."), field="seat", rule=rule, params={"name": active_name})
-    if fresh and data.get("expected_version") != str(session.version):
+    if fresh:
+        check_shown_now(data, session)
+
+
+def check_shown_now(data: QueryDict, session: GameSession) -> None:
+    """Refuse a form shown before the table moved on (its ``expected_version`` is old)."""
+    if data.get("expected_version") != str(session.version):
         raise RuleError(
             gettext_noop(
                 "Someone else changed this session a moment ago. Here is the latest state: check it and send again."
