@@ -94,15 +94,15 @@ def board_context(session: GameSession) -> dict[str, Any]:
             {"name": names[s], "points": p, "colour": colours[s]} for s, p in wonder["scored"]["points"].items() if p
         ]
         scored_row = wonder["scored"] and wonder["scored"]["row"]
-        discs = [(d, state["discs"][d]["demand"]) for d in wonder["discs"]]
+        discs = _discs_on(state, wonder)
         wonders.append(
             {
                 "key": key,
                 # What the wonder's drawing shows, in plain values: the templates keep its render
                 # under it, since most wonders do not change in a move (see "fragments" in settings).
-                "shown": repr((key, discs, parts, scored, scored_row)),
+                "shown": repr((key, [(d["id"], d["shown"]) for d in discs], parts, scored, scored_row)),
                 "name": WONDER_NAMES[key],
-                "discs": _discs_on(state, wonder),
+                "discs": discs,
                 "parts": parts,
                 "scored": scored,
                 "scored_row": scored_row,
