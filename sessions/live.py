@@ -294,17 +294,14 @@ def region_version(version: int, revision: int) -> str:
     return f"{version}.{revision}"
 
 
-def host_shown(session: GameSession) -> Shown:
+def host_shown(session: GameSession, *, revision: int | None = None) -> Shown:
     """What the host's region of ``session`` shows: the session at its version, in its night
-    at the night's revision."""
+    at the night's revision (``revision`` when the caller read it already)."""
     from sessions.selectors import night_revision
 
-    return Shown(session.pk, session.night_id, session.version, night_revision(session))
-
-
-def live_version(session: GameSession) -> str:
-    """The host's region version of ``session``."""
-    return host_shown(session).version
+    if revision is None:
+        revision = night_revision(session)
+    return Shown(session.pk, session.night_id, session.version, revision)
 
 
 def shown_board(session: GameSession) -> Board | None:
@@ -333,10 +330,12 @@ def live_context(
     seat: str | None = None,
     hints: bool = False,
     said: dict[int, str] | None = None,
+    shown: Shown | None = None,
 ) -> dict[str, Any]:
     """What every viewer of a session sees: seats, status, the last move and the standings
     so far (and, for a viewer who switched them on, the hints of a game that has them).
-    ``said`` is the log in words, when the caller has it (``event_words.sentences``)."""
+    ``said`` is the log in words, and ``shown`` the host's versions, when the caller has them
+    (``event_words.sentences``, ``host_shown``)."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
@@ -346,7 +345,7 @@ def live_context(
         "game": get_game(session.game),
         "rows": rows,
         "viewer": viewer,
-        "live_version": live_version(session),
+        "live_version": (shown or host_shown(session)).version,
         "last_move": last_move(session, said),
     }
     if session.status == core.FINISHED:

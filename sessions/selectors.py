@@ -349,11 +349,12 @@ class HostPhones:
     seats: list[SeatOnPhones]
 
 
-def host_phones(session: GameSession) -> HostPhones:
-    """The night's code and the phones of the session's seats, as the host's page shows them:
-    two queries per night revision (a code made or revoked, a seat taken, left or asked for
-    changes it), not on every render of the host's region after every move."""
-    key = f"host-phones:{session.pk}:{night_revision(session)}"
+def host_phones(session: GameSession, *, revision: int) -> HostPhones:
+    """The night's code and the phones of the session's seats, as the host's page shows them
+    at the night's ``revision``: two queries per night revision (a code made or revoked, a
+    seat taken, left or asked for changes it), not on every render of the host's region
+    after every move."""
+    key = f"host-phones:{session.pk}:{revision}"
     kept: HostPhones | None = caching.get(key)
     if kept is None:
         kept = HostPhones(join_code=current_join_code(session), seats=phones_of_session(session))

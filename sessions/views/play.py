@@ -68,20 +68,22 @@ def session_context(
     *,
     query: QueryDict | None = None,
     hints: bool | None = None,
+    revision: int | None = None,
     **forms: Any,
 ) -> dict[str, Any]:
     """The session page's context; ``query`` says what the board's controls show (the page's
     query, or a refused form's post: Tower of Babel's build form needs its disc); ``hints`` as
-    a live fetch's ticket says, else as this browser chose."""
+    a live fetch's ticket says, else as this browser chose; ``revision``, the night's, when a
+    live fetch read it already."""
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
     said, latest = told_with_latest(session, shown=LOG_SHOWN)
-    phones = selectors.host_phones(session)
+    shown = host_shown(session, revision=revision)
+    phones = selectors.host_phones(session, revision=shown.revision)
+    hints = hints_on(request, session.pk) if hints is None else hints
     context = {
-        **live_context(
-            session, viewer="member", hints=hints_on(request, session.pk) if hints is None else hints, said=said
-        ),
+        **live_context(session, viewer="member", hints=hints, said=said, shown=shown),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -152,7 +154,9 @@ def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSess
     return live_response(
         request,
         shown=shown,
-        render=lambda: render(request, "sessions/_session.html", session_context(request, session(), hints=hints)),
+        render=lambda: render(
+            request, "sessions/_session.html", session_context(request, session(), hints=hints, revision=shown.revision)
+        ),
         session=shown.session_id,
         viewer="member",
         hints=hints,
