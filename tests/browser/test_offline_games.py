@@ -193,6 +193,15 @@ def an_offer_waiting_on_bruno_offline(table: Table, session: GameSession, disc: 
     return before, card
 
 
+def host_records_an_empty_offer(host: Page, name: str) -> None:
+    """The host opens the form for a player without a phone and records ``name``'s offer of
+    nothing, said across the table."""
+    host.get_by_text("Enter an offer for a player without a phone").click()
+    host.locator('#tob-offer select[name="seat"]').select_option(label=name)
+    send(host, host.get_by_role("button", name="Record this offer"))
+    expect(host.get_by_test_id("tob-pending")).to_contain_text(f"{name}: has offered")
+
+
 def test_an_offer_made_offline_for_a_build_the_table_completed_meanwhile_is_refused_on_the_phone(
     new_context: Callable[[], BrowserContext],
 ) -> None:
@@ -204,10 +213,7 @@ def test_an_offer_made_offline_for_a_build_the_table_completed_meanwhile_is_refu
 
     # Bruno says "nothing" across the table: the host records it for him, and Chiara's; Ada
     # completes the build on her phone.
-    host.get_by_text("Enter an offer for a player without a phone").click()
-    host.locator('#tob-offer select[name="seat"]').select_option(label="Bruno")
-    send(host, host.get_by_role("button", name="Record this offer"))
-    expect(host.get_by_test_id("tob-pending")).to_contain_text("Bruno: has offered")
+    host_records_an_empty_offer(host, "Bruno")
     send(host, host.get_by_role("button", name="Record this offer"))
     resolve = ada.get_by_test_id("my-resolve")
     resolve.locator(f'input[name="own_{kind}"]').fill(str(number))
@@ -395,10 +401,7 @@ def test_an_offer_made_offline_that_still_fits_is_taken_once_when_the_phone_is_b
     before, _card = an_offer_waiting_on_bruno_offline(table, session, disc, kind)
 
     # Meanwhile the host records Chiara's offer (nothing).
-    host.get_by_text("Enter an offer for a player without a phone").click()
-    host.locator('#tob-offer select[name="seat"]').select_option(label="Chiara")
-    send(host, host.get_by_role("button", name="Record this offer"))
-    expect(host.get_by_test_id("tob-pending")).to_contain_text("Chiara: has offered")
+    host_records_an_empty_offer(host, "Chiara")
 
     # Back online: the offer is sent once, so every offer is in and Ada can accept it.
     table.bruno_network.restore()
