@@ -54,12 +54,14 @@ def test_the_overall_rating_counts_every_game_and_each_game_only_its_own():
     assert replay.ratings[(1, OVERALL)].last_played == START + timedelta(days=1)
 
 
-def test_each_play_leaves_a_history_point_with_both_ratings():
+def test_each_play_leaves_a_history_point_with_both_ratings_to_four_decimals():
     replay = Replay()
     replay.add(match(7, "tower-of-babel", {1: 1, 2: 2, 3: 3}))
     [point] = replay.points((1, START.year))
     rating, overall = replay.ratings[(1, "tower-of-babel")], replay.ratings[(1, OVERALL)]
-    assert point == [START.isoformat(), 7, "tower-of-babel", rating.mu, rating.sigma, overall.mu, overall.sigma]
+    assert point[:3] == [START.isoformat(), 7, "tower-of-babel"]
+    assert point[3:] == [round(value, 4) for value in (rating.mu, rating.sigma, overall.mu, overall.sigma)]
+    assert rating.mu != round(rating.mu, 4)  # the rating itself keeps every digit
 
 
 def test_the_history_of_each_player_is_kept_a_row_per_year_in_the_order_of_play():

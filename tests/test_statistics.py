@@ -356,3 +356,18 @@ def test_the_rebuild_leaves_a_session_finished_after_its_cutoff_to_the_catch_up(
     assert tasks.catch_up_statistics() == 1
     assert GameStatistics.objects.get(game="tower-of-babel").plays == 2
     assert PlayerTally.objects.get(player=players[0]).plays == 2
+
+
+@pytest.mark.parametrize("zone", ["Europe/Rome", "America/New_York"])
+def test_a_rebuild_counts_a_play_near_midnight_in_the_local_month_as_the_update_does(night, players, settings, zone):
+    settings.TIME_ZONE = zone
+    late = play(night, players[:3], [10, 20, 30])
+    # 23:30 UTC on the last day of March: April in Rome, still March in New York
+    late.finished_at = datetime.datetime(2026, 3, 31, 23, 30, tzinfo=datetime.UTC)
+    late.save(update_fields=["finished_at"])
+    tasks.update_statistics(late.pk)
+    counted = snapshot()
+    tasks.rebuild_statistics()
+    assert snapshot() == counted
+    expected = datetime.date(2026, 4, 1) if zone == "Europe/Rome" else datetime.date(2026, 3, 1)
+    assert set(PlayerMonth.objects.values_list("month", flat=True)) == {expected}

@@ -127,23 +127,22 @@ class Replay:
     """The statistics of one group as matches are added in chronological order."""
 
     ratings: dict[tuple[int, str], Rating] = field(default_factory=dict)
-    # False for a rebuild, which sums the games' totals in the database instead.
-    count_totals: bool = True
+    # The games' totals, the monthly tallies and the counted sessions, kept by an update;
+    # False for a rebuild, which has the database sum them instead (``services.rebuild_group``).
+    tally: bool = True
     months: dict[tuple[int, str, date], list[int]] = field(default_factory=dict)
     totals: dict[str, Totals] = field(default_factory=dict)
     # (player, year) -> the points of the rating history (see ``sessions.models.RatingHistory``)
     # as the JSON they are stored as, each point followed by a comma: a rebuild of 100,000
-    # sessions makes 395,000 of them, 95 bytes each this way and about 240 as Python tuples.
+    # sessions makes 395,000 of them, 80 bytes each this way and about 240 as Python tuples.
     history: dict[tuple[int, int], bytearray] = field(default_factory=dict)
     sessions: list[tuple[int, Any]] = field(default_factory=list)  # (session, played at as stored)
     _zone: tzinfo = field(default_factory=timezone.get_current_timezone, repr=False, compare=False)
 
     def add(self, match: Match) -> None:
-        session_id, game, played_at, entries, stored = match
-        if stored is None:
-            stored = played_at
+        session_id, game, played_at, entries, _stored = match
         ratings, fresh = self.ratings, Rating.of
-        in_game, overall, ranks = [], [], []
+        in_game, overall = [], []
         for entry in entries:
             key = (entry.player_id, game)
             rating = ratings.get(key)
@@ -155,13 +154,15 @@ class Replay:
             if rating is None:
                 rating = ratings[key] = fresh(MODEL.mu, MODEL.sigma)
             overall.append(rating)
-            ranks.append(entry.rank)
         if len(entries) > 1:
+            ranks = [entry.rank for entry in entries]
             rate_in_place([r.skill for r in in_game], ranks)
             rate_in_place([r.skill for r in overall], ranks)
         month = self.month(played_at)
-        moment = played_at.isoformat()
-        months, history = self.months, self.history
+        # json.dumps's text but for the floats' last digits: the moment and the game key need
+        # no escape, and four decimals are more than the two a rating is shown with.
+        head = b'["%s",%d,"%s",' % (played_at.isoformat().encode(), session_id, game.encode())
+        history, year = self.history, month.year
         for entry, game_rating, overall_rating in zip(entries, in_game, overall, strict=True):
             won = entry.rank == 1
             game_rating.plays += 1
@@ -170,27 +171,32 @@ class Replay:
             overall_rating.plays += 1
             overall_rating.wins += won
             overall_rating.last_played = played_at
-            month_key = (entry.player_id, game, month)
+            skill, whole = game_rating.skill, overall_rating.skill
+            point = head + b"%.4f,%.4f,%.4f,%.4f]," % (skill.mu, skill.sigma, whole.mu, whole.sigma)
+            points = history.get((entry.player_id, year))
+            if points is None:
+                history[(entry.player_id, year)] = bytearray(point)
+            else:
+                points += point
+        if self.tally:
+            self._tally(match, month)
+
+    def _tally(self, match: Match, month: date) -> None:
+        """Add the match to the monthly tallies, its game's totals and the counted sessions."""
+        months = self.months
+        for entry in match.entries:
+            month_key = (entry.player_id, match.game, month)
             tally = months.get(month_key)
             if tally is None:
-                months[month_key] = [1, int(won)]
+                months[month_key] = [1, int(entry.rank == 1)]
             else:
                 tally[0] += 1
-                tally[1] += won
-            skill, whole = game_rating.skill, overall_rating.skill
-            # json.dumps's text: a float's repr, and the moment and the game key need no escape
-            point = f'["{moment}",{session_id},"{game}",{skill.mu!r},{skill.sigma!r},{whole.mu!r},{whole.sigma!r}],'
-            points = history.get((entry.player_id, month.year))
-            if points is None:
-                history[(entry.player_id, month.year)] = bytearray(point.encode())
-            else:
-                points += point.encode()
-        if self.count_totals:
-            totals = self.totals.get(game)
-            if totals is None:
-                totals = self.totals[game] = Totals()
-            totals.add(entries)
-        self.sessions.append((session_id, stored))
+                tally[1] += entry.rank == 1
+        totals = self.totals.get(match.game)
+        if totals is None:
+            totals = self.totals[match.game] = Totals()
+        totals.add(match.entries)
+        self.sessions.append((match.session_id, match.played_at if match.stored_at is None else match.stored_at))
 
     def continue_history(self, key: tuple[int, int], points: Sequence[Any]) -> None:
         """Start the history of ``key`` from its stored points."""
