@@ -371,3 +371,25 @@ def test_a_rebuild_counts_a_play_near_midnight_in_the_local_month_as_the_update_
     assert snapshot() == counted
     expected = datetime.date(2026, 4, 1) if zone == "Europe/Rome" else datetime.date(2026, 3, 1)
     assert set(PlayerMonth.objects.values_list("month", flat=True)) == {expected}
+
+
+def test_a_nightly_rebuild_mends_the_monthly_tallies_and_counted_sessions_and_leaves_the_right_rows_alone(
+    night, players
+):
+    sessions = [play(night, players[:3], scores, days=days) for days, scores in [(0, [1, 2, 3]), (40, [3, 2, 1])]]
+    for session in sessions:
+        tasks.update_statistics(session.pk)
+    right = snapshot()
+    by_player = PlayerMonth.objects.order_by("player")
+    march, april = by_player.filter(month="2026-03-01"), by_player.filter(month="2026-04-01")
+    untouched = list(march.values_list("id", "plays", "wins"))
+    april.filter(player=players[0]).update(plays=7, wins=7)  # wrong
+    april.filter(player=players[1]).delete()  # missing
+    PlayerMonth.objects.create(group=night.group, player=players[2], game="babel-on", month="2026-05-01", plays=1)
+    counted_at = dict(RatedSession.objects.values_list("session_id", "rated_at"))
+    RatedSession.objects.filter(session=sessions[1]).update(finished_at=BASE)  # wrong
+    tasks.rebuild_statistics()
+    assert snapshot() == right
+    assert list(march.values_list("id", "plays", "wins")) == untouched
+    assert dict(RatedSession.objects.values_list("session_id", "rated_at")) == counted_at
+    assert RatedSession.objects.get(session=sessions[1]).finished_at == sessions[1].finished_at
