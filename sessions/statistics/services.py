@@ -367,10 +367,12 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
             f"UPDATE {months} AS m SET plays = f.plays, wins = f.wins FROM summed_months f "
             f"WHERE {same_row('m')} AND (m.plays <> f.plays OR m.wins <> f.wins)"
         )
+        # ON CONFLICT, not NOT EXISTS: an anti-join on the table being written read its new
+        # pages again for every row (70 s for 120,000 rows into an empty table).
         cursor.execute(
             f"INSERT INTO {months} (group_id, player_id, game, month, plays, wins) "
             "SELECT %s, f.player_id, f.game, f.month, f.plays, f.wins FROM summed_months f "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {months} m WHERE {same_row('m')})",
+            "WHERE true ON CONFLICT (player_id, game, month) DO NOTHING",
             [group_id],
         )
         cursor.execute("DROP TABLE summed_months")
@@ -388,7 +390,7 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
         cursor.execute(
             f"INSERT INTO {rated} (session_id, group_id, finished_at, rated_at) "
             f"SELECT s.id, s.group_id, {PLAYED_SQL}, %s FROM {session} s WHERE {where} "
-            f"AND NOT EXISTS (SELECT 1 FROM {rated} c WHERE c.session_id = s.id)",
+            "ON CONFLICT (session_id) DO NOTHING",
             [connection.ops.adapt_datetimefield_value(now), *params],
         )
 
