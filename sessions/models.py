@@ -370,7 +370,8 @@ class RatingHistory(models.Model):
     """A player's ratings just after each of their rated sessions in one year, oldest first.
 
     Each point is ``[played at (ISO 8601), session id, game, mu, sigma, overall mu, overall
-    sigma]``: the ratings in the session's game and over all games. A row per player and
+    sigma]``: the ratings in the session's game and over all games, to four decimals (they
+    are shown with two; ``PlayerRating`` keeps every digit). A row per player and
     year, not per result: a rebuild rewrites every row (a group with 100 000 sessions has
     400 000 results, but a thousand players and a few years), an update after one session
     rewrites only this year's rows of its players, and the player page reads a few rows.

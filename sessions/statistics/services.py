@@ -123,8 +123,9 @@ def rebuild_group(*, group_id: int) -> Replay:
 
     The reading and the replay happen before the write transaction (SQLite takes its write
     lock at BEGIN, and the phones must not wait for the replay), over the sessions finished
-    up to a cutoff. A session finished after it, or counted by a task meanwhile, is left
-    pending and the catch-up counts it after the rebuild: the same numbers either way.
+    up to a cutoff. A session finished after it, even one a task counted meanwhile, is left
+    pending and the catch-up counts it after the rebuild: the same numbers either way. The
+    games' totals, the monthly tallies and the counted sessions are summed by the database.
     """
     until = timezone.now()
     with ThreadPoolExecutor(max_workers=1) as beside:
