@@ -134,7 +134,7 @@ class Replay:
     totals: dict[str, Totals] = field(default_factory=dict)
     # (player, year) -> the points of the rating history (see ``sessions.models.RatingHistory``)
     # as the JSON they are stored as, each point followed by a comma: a rebuild of 100,000
-    # sessions makes 395,000 of them, 80 bytes each this way and about 240 as Python tuples.
+    # sessions makes 395,000 of them, 84 bytes each this way and about 240 as Python tuples.
     history: dict[tuple[int, int], bytearray] = field(default_factory=dict)
     sessions: list[tuple[int, Any]] = field(default_factory=list)  # (session, played at as stored)
     _zone: tzinfo = field(default_factory=timezone.get_current_timezone, repr=False, compare=False)

@@ -342,7 +342,7 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
     # The first day of the month in the site's time zone, as ``Replay.month`` gives it.
     month, month_params = connection.ops.date_trunc_sql("month", PLAYED_SQL, (), timezone.get_current_timezone_name())
     if connection.vendor == "postgresql":
-        month = f"({month})::date"  # a timestamp: compared with the dates stored, no hash join
+        month = f"({month})::date"  # DATE_TRUNC gives a timestamp: as a date it hash-joins the stored dates
 
     def same_row(m: str) -> str:
         return f"f.player_id = {m}.player_id AND f.game = {m}.game AND f.month = {m}.month"
