@@ -47,6 +47,8 @@ logger = logging.getLogger(__name__)
 BATCH = 5000
 # When a session counts as played, in SQL on a session aliased ``s`` (see ``_played``).
 PLAYED_SQL = "COALESCE(s.finished_at, s.updated_at)"
+# The wins among a group of results aliased ``r``: everyone ranked 1 has won.
+WINS_SQL = "SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END)"
 
 
 def update_statistics(*, session_id: int) -> int:
@@ -293,7 +295,7 @@ def game_totals(*, group_id: int, until: datetime) -> dict[str, Totals]:
     where, params = _finished_until(group_id=group_id, until=until)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT s.game, t.{q('order')}, COUNT(*), SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) "
+            f"SELECT s.game, t.{q('order')}, COUNT(*), {WINS_SQL} "
             f"FROM {result} r JOIN {session} s ON s.id = r.session_id "
             f"JOIN {seat} t ON t.session_id = r.session_id AND t.player_id = r.player_id "
             f"WHERE {where} GROUP BY s.game, t.{q('order')}",
@@ -354,7 +356,7 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
             cursor.execute("SET LOCAL work_mem = '64MB'")
         cursor.execute(
             "CREATE TEMPORARY TABLE summed_months AS SELECT r.player_id AS player_id, s.game AS game, "
-            f"{month} AS month, COUNT(*) AS plays, SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins "
+            f"{month} AS month, COUNT(*) AS plays, {WINS_SQL} AS wins "
             f"FROM {result} r JOIN {session} s ON s.id = r.session_id WHERE {where} GROUP BY 1, 2, 3",
             [*month_params, *params],
         )
