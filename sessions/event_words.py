@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext_lazy
@@ -217,58 +218,71 @@ SENTENCES_SECONDS = 300
 TOLD_KEPT = 64
 
 
+@dataclass(frozen=True)
+class LogLine:
+    """An event as the host's log lists it: who sent it and when (its words are in ``Told.said``)."""
+
+    pk: int
+    seq: int
+    type: str
+    created_at: datetime
+    author: str  # the account's name, else the phone's or the import's label
+
+    @classmethod
+    def of(cls, event: SessionEvent) -> LogLine:
+        author = event.author.get_username() if event.author else event.author_label
+        return cls(pk=event.pk, seq=event.seq, type=event.type, created_at=event.created_at, author=author)
+
+
 @dataclass
 class Told:
     """A session's log told up to a version: its newest events in words by their number, the
-    newest moves in effect (last: what an undo takes back), TOLD_KEPT of each, and the state
-    the version left."""
+    newest moves in effect (last: what an undo takes back), and the newest events as the log
+    lists them (newest last), TOLD_KEPT of each; and the state the version left."""
 
     said: dict[int, str]
     in_effect: list[str]
+    lines: list[LogLine]
     state: Any
 
 
 def sentences(session: GameSession, *, untold: bool = False) -> dict[int, str]:
     """The session's newest events in words, by their number (see ``told_with_latest``);
     ``untold``: the caller found the version not kept, which need not be asked again."""
-    return _told_now(session, shown=0, untold=untold)[0].said
+    return _told_now(session, untold=untold).said
 
 
-def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str], list[SessionEvent]]:
-    """The log in words, and its ``shown`` newest events (newest first, with their authors),
-    read in one query."""
-    told, latest = _told_now(session, shown=shown)
-    return told.said, latest
+def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str], list[LogLine]]:
+    """The log in words, and its ``shown`` newest events (newest first, with their authors):
+    no query when the version was told already, one row when the version before was."""
+    told = _told_now(session)
+    return told.said, told.lines[::-1][:shown]
 
 
-def _told_now(session: GameSession, *, shown: int, untold: bool = False) -> tuple[Told, list[SessionEvent]]:
+def _told_now(session: GameSession, *, untold: bool = False) -> Told:
     """The log told up to the session's version: from the cache (unless ``untold``); else from
-    the version before when the cache still has it (one event to tell); else by replaying the
-    whole log. Told once a version and a language, then kept."""
-    key = _told_key(session.pk, session.version)
+    the version before when the cache still has it (one event to read and tell); else by
+    replaying the whole log. Told once a version and a language, then kept."""
+    key, before_key = _told_key(session.pk, session.version), _told_key(session.pk, session.version - 1)
+    kept = caching.get_many([*([] if untold else [key]), *([before_key] if session.version else [])])
+    if key in kept:
+        told: Told = kept[key]
+        return told
     events = session.events.select_related("author")
-    kept: Told | None = None if untold else caching.get(key)
-    before: Told | None = None
-    if kept is None and session.version:
-        before = caching.get(_told_key(session.pk, session.version - 1))
-    if kept is None and before is None:  # the whole log, which holds the newest events too
-        log = list(events.order_by("seq"))
-        kept = _replayed(session, [(e.seq, e.type, e.payload) for e in log])
-        _keep(session, kept)
-        return kept, log[::-1][:shown]
-    latest = list(events.order_by("-seq")[: max(shown, 1)]) if shown or kept is None else []
-    if kept is None:
-        assert before is not None
-        new = latest[0] if latest and latest[0].seq == session.version else None
-        kept = (
-            _replayed(session, None) if new is None else _tell(before, new, after=session.state, names=_names(session))
-        )
-        _keep(session, kept)
-    return kept, latest[:shown]
+    before: Told | None = kept.get(before_key)
+    new = events.filter(seq=session.version).first() if before is not None else None
+    if before is not None and new is not None:
+        told = _tell(before, new, after=session.state, names=_names(session))
+    else:  # the whole log
+        told = _replayed(session, list(events.order_by("seq")))
+    _keep(session, told)
+    return told
 
 
 def _told_key(session_id: int, version: int) -> str:
-    return f"event-words:{session_id}:{version}:{get_language()}"
+    # Not "event-words:", the key of a release whose Told had no log lines: an old server's
+    # Told must not be read by a new one during a deployment.
+    return f"told-log:{session_id}:{version}:{get_language()}"
 
 
 def _last_move_key(session_id: int, version: int) -> str:
@@ -287,10 +301,10 @@ def _names(session: GameSession) -> dict[str, str]:
     return {seat.key: seat.player.name for seat in session.seats.all()}
 
 
-def _tell(told: Told, event: SessionEvent | tuple[int, str, Any], *, after: Any, names: Mapping[str, str]) -> Told:
+def _tell(told: Told, event: SessionEvent, *, after: Any, names: Mapping[str, str]) -> Told:
     """``told`` and one more event, which left the state ``after`` (an undo says which move
     it took back)."""
-    seq, event_type, payload = (event.seq, event.type, event.payload) if isinstance(event, SessionEvent) else event
+    seq, event_type, payload = event.seq, event.type, event.payload
     said, in_effect = {**told.said}, list(told.in_effect)
     if event_type == core.UNDO:
         said[seq] = (
@@ -304,30 +318,29 @@ def _tell(told: Told, event: SessionEvent | tuple[int, str, Any], *, after: Any,
     if len(said) > TOLD_KEPT:  # one more than kept: the oldest goes (the dict is in the log's order)
         del said[next(iter(said))]
     del in_effect[:-TOLD_KEPT]
-    return Told(said=said, in_effect=in_effect, state=after)
+    lines = [*told.lines[1 - TOLD_KEPT :], LogLine.of(event)]
+    return Told(said=said, in_effect=in_effect, lines=lines, state=after)
 
 
-def _replayed(session: GameSession, log: list[tuple[int, str, Any]] | None) -> Told:
-    """The whole log (read unless given) told, replaying it from the start."""
+def _replayed(session: GameSession, log: list[SessionEvent]) -> Told:
+    """The whole log (its events with their authors) told, replaying it from the start."""
     names = _names(session)
     rules = get_game(session.game).rules
     seats = [seat.key for seat in session.seats.all()]
     states = [core.initial_state(rules, seats=seats, options=session.options, seed=session.seed)]
-    told = Told(said={}, in_effect=[], state=states[0])
-    if log is None:
-        log = list(session.events.order_by("seq").values_list("seq", "type", "payload"))
-    for seq, event_type, payload in log:
-        if event_type == core.UNDO:
+    told = Told(said={}, in_effect=[], lines=[], state=states[0])
+    for event in log:
+        if event.type == core.UNDO:
             if len(states) > 1:
                 states.pop()
             after = states[-1]
         else:
             try:
-                after = core.step(rules, states[-1], core.Event(seq=seq, type=event_type, payload=payload))
+                after = core.step(rules, states[-1], event.as_core_event())
             except RuleError:  # a log the rules no longer accept: it still says what was sent
                 after = states[-1]
             states.append(after)
-        told = _tell(told, (seq, event_type, payload), after=after, names=names)
+        told = _tell(told, event, after=after, names=names)
     return told
 
 
@@ -344,7 +357,7 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
     return said.get(session.version, "")
 
 
-def described(latest: Sequence[SessionEvent], said: dict[int, str]) -> list[tuple[SessionEvent, str]]:
+def described(latest: Sequence[LogLine], said: dict[int, str]) -> list[tuple[LogLine, str]]:
     """The ``latest`` events of a session (newest first), each with its sentence (from ``said``,
     ``sentences(session)``)."""
     return [(event, said.get(event.seq, gettext("A move was recorded"))) for event in latest]

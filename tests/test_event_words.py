@@ -4,14 +4,17 @@ an event's type or number, and never an offer before it is revealed (TB-12)."""
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring import session as core
 from scoring.session import Rules
 from scoring.tower_of_babel import engine as tob
-from sessions import event_words
+from sessions import event_words, services
 from sessions.event_words import WORDS, Moment, sentence
 from sessions.games import GAMES, get_game
+from sessions.models import SessionEvent
 from sessions.views.play import LOG_SHOWN
 from tests.conftest import advance, started_tower
 
@@ -126,16 +129,22 @@ def test_a_phone_reads_the_last_move_alone_not_the_whole_log_in_words(member_cli
     advance(session, tob.PASS)
     member_client.get(f"/s/{session.pk}/")  # the host's page told the version and kept it
     read = []
-    kept_get = event_words.caching.get
+    kept_get, kept_get_many = event_words.caching.get, event_words.caching.get_many
 
     def get(key):
         read.append(key)
         return kept_get(key)
 
+    def get_many(keys):
+        read.extend(keys)
+        return kept_get_many(keys)
+
     monkeypatch.setattr(event_words.caching, "get", get)
+    monkeypatch.setattr(event_words.caching, "get_many", get_many)
     page = phone.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").content.decode()
     assert "Ada passed" in page
-    assert not [key for key in read if key.startswith("event-words:")]  # the log in words grows with the game
+    assert read  # the last move was read from the cache
+    assert not [key for key in read if key.startswith("told-log:")]  # the log in words grows with the game
 
 
 def test_a_version_the_cache_lost_is_told_by_replaying_the_log(member_client, session):
@@ -167,3 +176,22 @@ def test_the_log_in_words_keeps_the_newest_sentences_and_still_tells_an_undo(mem
     assert log.count("<li>") == LOG_SHOWN <= event_words.TOLD_KEPT
     assert log.index("Undone:") < log.index("passed")
     assert "A move was recorded" not in log
+
+
+def test_the_host_log_names_who_sent_each_move_reading_only_the_new_event(member_client, member, session):
+    session, _seats, _code = started_tower(session)
+    services.append_event(session_id=session.pk, expected_version=session.version, type=tob.PASS, author=member)
+    member_client.get(f"/s/{session.pk}/")  # the host saw this version: told and kept
+    session.refresh_from_db()
+    services.append_event(session_id=session.pk, expected_version=session.version, type=tob.PASS, author_label="Bruno")
+    events_read = []
+    with CaptureQueriesContext(connection) as after_the_move:
+        page = member_client.get(f"/s/{session.pk}/").content.decode()
+    events_read.append([q for q in after_the_move if SessionEvent._meta.db_table in q["sql"]])
+    with CaptureQueriesContext(connection) as told_already:
+        member_client.get(f"/s/{session.pk}/")
+    events_read.append([q for q in told_already if SessionEvent._meta.db_table in q["sql"]])
+    lines = re.findall(r"<li>(.*?)</li>", log_of(page), re.S)
+    assert re.match(r"Bruno passed <small[^>]*>Bruno ·", lines[0])  # a phone's move: its label
+    assert re.match(r"Ada passed <small[^>]*>milo ·", lines[1])  # an account's: its name
+    assert [len(read) for read in events_read] == [1, 0]  # the new event alone, then none
