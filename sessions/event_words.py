@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext_lazy
 
@@ -212,15 +212,16 @@ def sentence(event_type: str, moment: Moment) -> str:
 # a move tells one event, not the whole log again; kept long enough for every device of a
 # table to read them after a move, and for the next move to start from them.
 SENTENCES_SECONDS = 300
-# The newest sentences and moves in effect a version keeps: the host shows the latest 30
-# (views.play.LOG_SHOWN), and keeping every one would copy and store the whole game's words
-# again at every version. An undo past them is told as an undo, without the move it took back.
+# The newest sentences and moves in effect a version keeps: the host shows the latest
+# LOG_SHOWN, and keeping every one would copy and store the whole game's words again at every
+# version. An undo past them is told as an undo, without the move it took back.
 TOLD_KEPT = 64
+LOG_SHOWN = 30  # the host's event log shows the latest moves
 
 
-@dataclass(frozen=True)
-class LogLine:
-    """An event as the host's log lists it: who sent it and when (its words are in ``Told.said``)."""
+class LogLine(NamedTuple):
+    """An event as the host's log lists it: who sent it and when (its words are in ``Told.said``).
+    A tuple: every version's Told keeps LOG_SHOWN of them, read and written through the cache."""
 
     pk: int
     seq: int
@@ -236,9 +237,9 @@ class LogLine:
 
 @dataclass
 class Told:
-    """A session's log told up to a version: its newest events in words by their number, the
-    newest moves in effect (last: what an undo takes back), and the newest events as the log
-    lists them (newest last), TOLD_KEPT of each; and the state the version left."""
+    """A session's log told up to a version: its newest events in words by their number and the
+    newest moves in effect (last: what an undo takes back), TOLD_KEPT of each; its newest
+    LOG_SHOWN events as the log lists them (newest last); and the state the version left."""
 
     said: dict[int, str]
     in_effect: list[str]
@@ -252,11 +253,11 @@ def sentences(session: GameSession, *, untold: bool = False) -> dict[int, str]:
     return _told_now(session, untold=untold).said
 
 
-def told_with_latest(session: GameSession, *, shown: int) -> tuple[dict[int, str], list[LogLine]]:
-    """The log in words, and its ``shown`` newest events (newest first, with their authors):
+def told_with_latest(session: GameSession) -> tuple[dict[int, str], list[LogLine]]:
+    """The log in words, and its LOG_SHOWN newest events (newest first, with their authors):
     no query when the version was told already, one row when the version before was."""
     told = _told_now(session)
-    return told.said, told.lines[::-1][:shown]
+    return told.said, told.lines[::-1]
 
 
 def _told_now(session: GameSession, *, untold: bool = False) -> Told:
@@ -318,7 +319,7 @@ def _tell(told: Told, event: SessionEvent, *, after: Any, names: Mapping[str, st
     if len(said) > TOLD_KEPT:  # one more than kept: the oldest goes (the dict is in the log's order)
         del said[next(iter(said))]
     del in_effect[:-TOLD_KEPT]
-    lines = [*told.lines[1 - TOLD_KEPT :], LogLine.of(event)]
+    lines = [*told.lines[1 - LOG_SHOWN :], LogLine.of(event)]
     return Told(said=said, in_effect=in_effect, lines=lines, state=after)
 
 

@@ -15,7 +15,6 @@ from sessions import event_words, services
 from sessions.event_words import WORDS, Moment, sentence
 from sessions.games import GAMES, get_game
 from sessions.models import SessionEvent
-from sessions.views.play import LOG_SHOWN
 from tests.conftest import advance, started_tower
 
 EVERY_TYPE = sorted({(slug, event_type) for slug in GAMES for event_type in get_game(slug).rules.event_types()})
@@ -173,7 +172,7 @@ def test_the_log_in_words_keeps_the_newest_sentences_and_still_tells_an_undo(mem
     assert len(said) == event_words.TOLD_KEPT  # not the whole game's words at every version
     assert max(said) == session.version
     log = log_of(member_client.get(f"/s/{session.pk}/").content.decode())
-    assert log.count("<li>") == LOG_SHOWN <= event_words.TOLD_KEPT
+    assert log.count("<li>") == event_words.LOG_SHOWN <= event_words.TOLD_KEPT
     assert log.index("Undone:") < log.index("passed")
     assert "A move was recorded" not in log
 

@@ -56,7 +56,6 @@ def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
     return [(key, key) for key in session.state["entry"]["seats"]]
 
 
-LOG_SHOWN = 30  # the host's event log shows the latest moves
 # Moves that end something (a player's game, an age): the host's page offers to undo them at
 # once, in case of a slip of the finger.
 ENDING_MOVES = frozenset({bo.KNOCK, sw.END_AGE})
@@ -78,7 +77,7 @@ def session_context(
     game = get_game(session.game)
     seats = seat_names(session)
     initial = {"expected_version": session.version}
-    said, latest = told_with_latest(session, shown=LOG_SHOWN)
+    said, latest = told_with_latest(session)
     shown = host_shown(session, revision=revision)
     phones = selectors.host_phones(session, revision=shown.revision)
     hints = hints_on(request, session.pk) if hints is None else hints
