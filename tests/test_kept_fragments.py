@@ -131,3 +131,17 @@ def test_a_refused_score_entry_comes_back_as_typed_after_the_form_was_kept_empty
         assert re.search(rf'name="{name}" value="{re.escape(value)}"', page), name
     again, _templates = _region(host, session.pk)  # and the empty form again after it
     assert 'value="3+x"' not in again
+
+
+def test_a_kept_log_line_follows_the_name_of_who_sent_it(owner, session):
+    started_tower(session)
+    services.append_event(session_id=session.pk, expected_version=session.version, type=tob.PASS, author=owner)
+    host = client_for(owner)
+    page, _templates = _region(host, session.pk)
+    assert f"{owner.username} ·" in page
+    owner.username = "olga-renamed"
+    owner.save()
+    caches["default"].clear()  # the log is told again, from the accounts as they are now
+    page, _templates = _region(host, session.pk)
+    log = page[page.index('data-testid="event-log"') :]
+    assert "olga-renamed ·" in log
