@@ -332,10 +332,11 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
     monthly tallies, and a ``RatedSession`` for every session finished by ``until``.
 
     Written by the replay, these were 220,000 rows at 100,000 sessions, 1.8 s of a 9 s
-    rebuild on PostgreSQL. And a nightly rebuild finds nearly all of them right: it deletes,
-    changes and adds only the rows that differ (a deleted session, a corrected result),
-    instead of writing them all again every night (each written row's foreign keys are
-    checked at commit, 1.3 s for these).
+    rebuild on PostgreSQL. And a nightly rebuild finds nearly all of them right: each table
+    is compared with what it should hold in one pass (two hash joins), and only the rows
+    that differ (a deleted session, a corrected result) are deleted, changed or added.
+    Comparing row by row (``NOT EXISTS``, ``ON CONFLICT``) took 1.9 s of a 7 s nightly
+    rebuild at 100,000 sessions; the pass takes 0.5 s.
     """
     q = connection.ops.quote_name
     result, session = q(Result._meta.db_table), q(GameSession._meta.db_table)
@@ -345,59 +346,61 @@ def _write_summed(*, group_id: int, until: datetime, now: datetime) -> None:
     month, month_params = connection.ops.date_trunc_sql("month", PLAYED_SQL, (), timezone.get_current_timezone_name())
     if connection.vendor == "postgresql":
         month = f"({month})::date"  # DATE_TRUNC gives a timestamp: as a date it hash-joins the stored dates
-
-    def same_row(m: str) -> str:
-        return f"f.player_id = {m}.player_id AND f.game = {m}.game AND f.month = {m}.month"
-
+    same_row = "f.player_id = m.player_id AND f.game = m.game AND f.month = m.month"
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # The default 4 MB sends the sums and the comparisons to disk (120,000 rows at
-            # 100,000 sessions); this transaction alone gets more.
+            # The default 4 MB sends the sums and the joins to disk (120,000 rows at 100,000
+            # sessions); this transaction alone gets more.
             cursor.execute("SET LOCAL work_mem = '64MB'")
+        # The rows to change: a sum that differs from the stored row or has none (stored_id
+        # NULL), then the stored rows that no sum has (player_id NULL). Two LEFT JOINs, not a
+        # FULL JOIN, which SQLite has only since 3.39.
         cursor.execute(
-            "CREATE TEMPORARY TABLE summed_months AS SELECT r.player_id AS player_id, s.game AS game, "
+            "CREATE TEMPORARY TABLE month_changes AS WITH f AS (SELECT r.player_id AS player_id, s.game AS game, "
             f"{month} AS month, COUNT(*) AS plays, {WINS_SQL} AS wins "
-            f"FROM {result} r JOIN {session} s ON s.id = r.session_id WHERE {where} GROUP BY 1, 2, 3",
-            [*month_params, *params],
-        )
-        # Looked up by row below: without the index SQLite scans the whole table for each row.
-        cursor.execute("CREATE INDEX summed_months_row ON summed_months (player_id, game, month)")
-        cursor.execute("ANALYZE summed_months")  # for the joins' plans: no autovacuum looks at it
-        cursor.execute(
-            f"DELETE FROM {months} WHERE group_id = %s AND NOT EXISTS "
-            f"(SELECT 1 FROM summed_months f WHERE {same_row(months)})",
-            [group_id],
+            f"FROM {result} r JOIN {session} s ON s.id = r.session_id WHERE {where} GROUP BY 1, 2, 3) "
+            f"SELECT f.player_id, f.game, f.month, f.plays, f.wins, m.id AS stored_id FROM f LEFT JOIN {months} m "
+            f"ON {same_row} AND m.group_id = %s WHERE m.id IS NULL OR m.plays <> f.plays OR m.wins <> f.wins "
+            f"UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, m.id FROM {months} m LEFT JOIN f ON {same_row} "
+            "WHERE m.group_id = %s AND f.player_id IS NULL",
+            [*month_params, *params, group_id, group_id],
         )
         cursor.execute(
-            f"UPDATE {months} AS m SET plays = f.plays, wins = f.wins FROM summed_months f "
-            f"WHERE {same_row('m')} AND (m.plays <> f.plays OR m.wins <> f.wins)"
+            f"DELETE FROM {months} WHERE id IN (SELECT stored_id FROM month_changes WHERE player_id IS NULL)"
         )
-        # ON CONFLICT, not NOT EXISTS: an anti-join on the table being written read its new
-        # pages again for every row (70 s for 120,000 rows into an empty table).
+        cursor.execute(
+            f"UPDATE {months} AS m SET plays = c.plays, wins = c.wins FROM month_changes c "
+            "WHERE m.id = c.stored_id AND c.player_id IS NOT NULL"
+        )
         cursor.execute(
             f"INSERT INTO {months} (group_id, player_id, game, month, plays, wins) "
-            "SELECT %s, f.player_id, f.game, f.month, f.plays, f.wins FROM summed_months f "
-            "WHERE true ON CONFLICT (player_id, game, month) DO NOTHING",
+            "SELECT %s, player_id, game, month, plays, wins FROM month_changes WHERE stored_id IS NULL",
             [group_id],
         )
-        cursor.execute("DROP TABLE summed_months")
-        # A session finished after the cutoff goes back to pending: the replay did not count it.
+        cursor.execute("DROP TABLE month_changes")
+        # The same for the counted sessions. One finished after the cutoff goes back to
+        # pending: the replay did not count it.
         cursor.execute(
-            f"DELETE FROM {rated} WHERE group_id = %s AND NOT EXISTS "
-            f"(SELECT 1 FROM {session} s WHERE s.id = {rated}.session_id AND {where})",
-            [group_id, *params],
+            f"CREATE TEMPORARY TABLE rated_changes AS SELECT s.id AS session_id, {PLAYED_SQL} AS played, "
+            f"c.session_id AS stored_id FROM {session} s LEFT JOIN {rated} c ON c.session_id = s.id "
+            f"WHERE {where} AND (c.session_id IS NULL OR c.finished_at <> {PLAYED_SQL}) "
+            f"UNION ALL SELECT NULL, NULL, c.session_id FROM {rated} c LEFT JOIN {session} s "
+            f"ON s.id = c.session_id AND {where} WHERE c.group_id = %s AND s.id IS NULL",
+            [*params, *params, group_id],
         )
         cursor.execute(
-            f"UPDATE {rated} AS c SET finished_at = {PLAYED_SQL} FROM {session} s "
-            f"WHERE s.id = c.session_id AND c.group_id = %s AND c.finished_at <> {PLAYED_SQL}",
-            [group_id],
+            f"DELETE FROM {rated} WHERE session_id IN (SELECT stored_id FROM rated_changes WHERE session_id IS NULL)"
+        )
+        cursor.execute(
+            f"UPDATE {rated} AS c SET finished_at = d.played FROM rated_changes d "
+            "WHERE c.session_id = d.stored_id AND d.session_id IS NOT NULL"
         )
         cursor.execute(
             f"INSERT INTO {rated} (session_id, group_id, finished_at, rated_at) "
-            f"SELECT s.id, s.group_id, {PLAYED_SQL}, %s FROM {session} s WHERE {where} "
-            "ON CONFLICT (session_id) DO NOTHING",
-            [connection.ops.adapt_datetimefield_value(now), *params],
+            "SELECT session_id, %s, played, %s FROM rated_changes WHERE stored_id IS NULL",
+            [group_id, connection.ops.adapt_datetimefield_value(now)],
         )
+        cursor.execute("DROP TABLE rated_changes")
 
 
 def _played(prefix: str = "") -> Coalesce:
