@@ -1,4 +1,5 @@
-"""The rating history moved from a row per result into a row per player and year (migration 0005)."""
+"""The rating history moved from a row per result into a row per player and year (migration 0005),
+then from ``jsonb`` into JSON text (0015)."""
 
 import datetime
 
@@ -38,3 +39,20 @@ def test_the_rating_points_move_into_a_history_row_per_player_and_year_oldest_fi
     first = rows[(bruno.pk, 2025)][0]
     assert first[0] == "2025-12-29T01:00:00+00:00"
     assert first[2:] == ["babel-cubes", 31, 7.0, 31.5, 6.5]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_history_keeps_its_points_when_it_becomes_text_and_back():
+    apps = migrate_to([("babel", "0014_session_rematch_of")])
+    group = apps.get_model("babel", "Group").objects.create(name="Thursday table")
+    ada = apps.get_model("babel", "Player").objects.create(group=group, name="Ada")
+    points = [["2026-01-03T01:00:00+00:00", 7, "babel-on", 26.1234, 7.5, 25.5, 7.25], ["2026-02-01", 9, "x", 1, 2, 3]]
+    apps.get_model("babel", "RatingHistory").objects.create(player=ada, year=2026, points=points)
+
+    migrate_to([("babel", "0015_rating_history_as_text")])
+    assert RatingHistory.objects.get(player_id=ada.pk).points == points
+    assert RatingHistory.objects.filter(player_id=ada.pk).values_list("points", flat=True).get() == points
+
+    apps = migrate_to([("babel", "0014_session_rematch_of")])
+    assert apps.get_model("babel", "RatingHistory").objects.get(player_id=ada.pk).points == points
+    migrate_to([("babel", "0015_rating_history_as_text")])
