@@ -15,6 +15,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -135,6 +137,12 @@ class GameSession(models.Model):
             # The API's sessions and results of a group, newest first: read in order, where the
             # group's index alone made PostgreSQL walk every session of the other groups.
             models.Index(fields=["group", "-id"], name="session_group_newest"),
+            # A statistics rebuild reads a group's finished sessions in the order of play
+            # (``statistics.services.load_matches``): in this order, its first rows come at
+            # once and not after a sort of the whole group (0.5 s at 100,000 sessions).
+            models.Index(
+                F("group"), F("status"), Coalesce("finished_at", "updated_at"), F("id"), name="session_played_order"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -10,7 +10,8 @@ from unittest import mock
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import OperationalError, transaction
+from django.db import DatabaseError, OperationalError, transaction
+from django.utils import timezone
 
 from sessions import services, tasks
 from sessions.importexport.export import group_document
@@ -25,6 +26,7 @@ from sessions.models import (
     RatingHistory,
 )
 from sessions.statistics import services as statistics
+from sessions.statistics.ratings import Replay
 
 # These tests are about what the tasks do: they run in-process, whatever the broker.
 pytestmark = pytest.mark.usefixtures("eager")
@@ -150,12 +152,45 @@ def test_outside_a_transaction_the_rebuild_sums_the_game_totals_on_a_second_thre
         summed_on.append(threading.current_thread())
         return game_totals(**kwargs)
 
-    with mock.patch.object(statistics, "game_totals", spy):
+    # A batch of two rows: the results come through the read-ahead in several batches.
+    with mock.patch.object(statistics, "game_totals", spy), mock.patch.object(statistics, "BATCH", 2):
         tasks.rebuild_statistics()
     assert len(summed_on) == 1
     assert summed_on[0] is not threading.main_thread()
     assert snapshot() == on_one_thread
     assert on_one_thread["games"][0][2]["breakdown"]  # the totals were there to compare
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rebuild_whose_replay_fails_stops_its_read_ahead_and_writes_nothing(night, players):
+    for day, scores in enumerate([[10, 20, 30], [40, 20, 30], [5, 5, 1]]):
+        tasks.update_statistics(play(night, players[:3], scores, days=day).pk)
+    counted = snapshot()
+    add = Replay.add
+    added = []
+
+    def fail_on_the_second(replay, match):
+        added.append(match.session_id)
+        if len(added) == 2:
+            raise RuntimeError("the replay broke")
+        add(replay, match)
+
+    with (
+        mock.patch.object(Replay, "add", fail_on_the_second),
+        mock.patch.object(statistics, "BATCH", 2),
+        pytest.raises(RuntimeError, match="the replay broke"),
+    ):
+        statistics.rebuild_group(group_id=night.group_id)
+    assert not [t for t in threading.enumerate() if t.name == "statistics-read-ahead"]
+    assert snapshot() == counted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_error_reading_ahead_reaches_the_rebuild(night, players):
+    play(night, players[:3], [10, 20, 30])
+    with mock.patch.object(statistics, "PLAYED_SQL", "no_such_column"), pytest.raises(DatabaseError):
+        list(statistics.load_matches(group_id=night.group_id, until=timezone.now()))
+    assert not [t for t in threading.enumerate() if t.name == "statistics-read-ahead"]
 
 
 def test_the_rebuild_replaces_wrong_numbers(night, players):

@@ -13,8 +13,11 @@ so the numbers always equal a rebuild's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import queue
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -209,27 +212,87 @@ def load_matches(
     current: int | None = None
     game, played, stored = "", timezone.now(), None
     entries: list[Entry] = []
-    # A whole group's rows through a server-side cursor on PostgreSQL: a client-side one holds
-    # every row in the driver's memory before the first batch is read (SQLite streams anyway).
-    # A few sessions' rows (the catch-up) come in one round trip.
-    with connection.cursor() if session_ids is not None else connection.chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(BATCH):
-            for row in rows:
-                if row[0] != current:
-                    if current is not None:
-                        yield Match(current, game, played, tuple(entries), stored)
-                    current, game, stored, entries = row[0], row[1], row[2], []
-                    played = _moment(stored)
-                if details:
-                    breakdown = row[7]
-                    if isinstance(breakdown, str):
-                        breakdown = json.loads(breakdown) if breakdown != "{}" else {}
-                    entries.append(Entry(row[3], row[4], row[5], row[6], breakdown or {}))
-                else:
-                    entries.append(Entry(row[3], row[4]))
+    for rows in _batches(sql, params, whole=session_ids is None):
+        for row in rows:
+            if row[0] != current:
+                if current is not None:
+                    yield Match(current, game, played, tuple(entries), stored)
+                current, game, stored, entries = row[0], row[1], row[2], []
+                played = _moment(stored)
+            if details:
+                breakdown = row[7]
+                if isinstance(breakdown, str):
+                    breakdown = json.loads(breakdown) if breakdown != "{}" else {}
+                entries.append(Entry(row[3], row[4], row[5], row[6], breakdown or {}))
+            else:
+                entries.append(Entry(row[3], row[4]))
     if current is not None:
         yield Match(current, game, played, tuple(entries), stored)
+
+
+def _batches(sql: str, params: list[Any], *, whole: bool) -> Iterator[list[Any]]:
+    """The query's rows, a batch at a time.
+
+    A few sessions' rows (the catch-up) come in one round trip. A whole group's come through
+    a server-side cursor on PostgreSQL (a client-side one holds every row in the driver's
+    memory before the first batch is read; SQLite streams anyway). Outside a transaction
+    they are read a batch ahead, on a second connection by a thread of their own: the
+    database finds the next rows while the replay counts these (the drivers release the GIL
+    while they wait). Inside one (a rebuild started by the catch-up, or a test) a second
+    connection would not see this one's rows.
+    """
+    if not whole:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            yield cursor.fetchall()
+    elif connection.in_atomic_block:
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(sql, params)
+            while rows := cursor.fetchmany(BATCH):
+                yield rows
+    else:
+        yield from _read_ahead(sql, params)
+
+
+def _read_ahead(sql: str, params: list[Any]) -> Iterator[list[Any]]:
+    """The batches of :func:`_batches`, read by a thread one batch ahead of the caller."""
+    ahead: queue.Queue[list[Any] | BaseException] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def read() -> None:
+        try:
+            # In a transaction: in autocommit, PostgreSQL's server-side cursor is WITH HOLD,
+            # and the commit right after its DECLARE reads and keeps every row at once.
+            with transaction.atomic(), connection.chunked_cursor() as cursor:
+                cursor.execute(sql, params)
+                while not stop.is_set():
+                    rows = cursor.fetchmany(BATCH)
+                    ahead.put(rows)
+                    if not rows:
+                        return
+        except BaseException as error:  # raised again in the caller's thread
+            ahead.put(error)
+        finally:
+            connections.close_all()  # this thread's connections only: they are per thread
+
+    reader = threading.Thread(target=read, name="statistics-read-ahead", daemon=True)
+    reader.start()
+    try:
+        while True:
+            batch = ahead.get()
+            if isinstance(batch, BaseException):
+                raise batch
+            if not batch:
+                return
+            yield batch
+    finally:
+        # The caller stopped early (an error in the replay): let the reader put its last
+        # batch, see the stop and close its cursor.
+        stop.set()
+        while reader.is_alive():
+            with contextlib.suppress(queue.Empty):
+                ahead.get(timeout=0.1)
+        reader.join()
 
 
 def _moment(value: datetime | str) -> datetime:
