@@ -42,6 +42,7 @@ from sessions.models import (
     new_secret,
 )
 from sessions.selectors import VERSION_CACHE_SECONDS, player_history, version_cache_key
+from sessions.statistics.services import lock_statistics
 
 logger = logging.getLogger(__name__)
 
@@ -598,6 +599,7 @@ def merge_players(*, keep: Player, drop: Player) -> Player:
         if keep.user_id is None and drop.user_id is not None:
             keep.user_id = drop.user_id
             keep.save(update_fields=["user"])
+        lock_statistics(drop.group_id)  # a rebuild under way ends first, with ``drop``'s rows
         try:
             drop.delete()  # its statistics rows go with it; the rebuild gives them to ``keep``
         except ProtectedError:

@@ -233,6 +233,7 @@ def test_the_statistics_after_a_merge_are_those_of_a_group_where_the_kept_player
     with django_capture_on_commit_callbacks(execute=True):
         services.merge_players(keep=merged_players["Bob"], drop=merged_players["Robert"])
     assert statistics_by_name(merged) == statistics_by_name(always)
+    assert not PlayerMonth.objects.filter(player_id=merged_players["Robert"].pk).exists()  # no key checks it
 
 
 def test_the_rebuild_is_enqueued_after_the_merge_commits(

@@ -204,6 +204,19 @@ def test_the_rebuild_replaces_wrong_numbers(night, players):
     assert snapshot() == right
 
 
+def test_the_rebuild_removes_tallies_and_counted_sessions_that_refer_to_nothing(night, players):
+    """They keep no foreign key in the database (models.PlayerMonth): what refers to a player or
+    a session that is gone is not the rebuild's, and goes."""
+    session = play(night, players[:3], [10, 20, 30])
+    tasks.update_statistics(session.pk)
+    right = snapshot()
+    group_id, gone = night.group_id, 10**9
+    PlayerMonth.objects.create(group_id=group_id, player_id=gone, game="tower-of-babel", month=BASE.date(), plays=1)
+    RatedSession.objects.create(session_id=gone, group_id=group_id, finished_at=BASE)
+    statistics.rebuild_group(group_id=group_id)
+    assert snapshot() == right
+
+
 def test_a_broker_that_is_down_does_not_fail_the_finished_game_and_the_catch_up_counts_it(
     night, players, django_capture_on_commit_callbacks
 ):

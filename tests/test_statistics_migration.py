@@ -56,3 +56,32 @@ def test_the_rating_history_keeps_its_points_when_it_becomes_text_and_back():
     apps = migrate_to([("babel", "0014_session_rematch_of")])
     assert apps.get_model("babel", "RatingHistory").objects.get(player_id=ada.pk).points == points
     migrate_to([("babel", "0015_rating_history_as_text")])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tallies_and_counted_sessions_keep_their_rows_when_their_foreign_keys_go_and_come_back():
+    """0017 drops the database's foreign keys of the derived rows (SQLite copies the tables)."""
+    before, after = [("babel", "0016_session_played_order")], [("babel", "0017_derived_rows_without_foreign_keys")]
+    apps = migrate_to(before)
+    group = apps.get_model("babel", "Group").objects.create(name="Thursday table")
+    night = apps.get_model("babel", "GameNight").objects.create(group=group, date=datetime.date(2026, 3, 2))
+    ada = apps.get_model("babel", "Player").objects.create(group=group, name="Ada")
+    session = apps.get_model("babel", "GameSession").objects.create(
+        night=night, group=group, game="babel-cubes", status="finished", state={}
+    )
+    finished = datetime.datetime(2026, 3, 2, 22, 0, tzinfo=datetime.UTC)
+    apps.get_model("babel", "RatedSession").objects.create(session=session, group=group, finished_at=finished)
+    month = datetime.date(2026, 3, 1)
+    apps.get_model("babel", "PlayerMonth").objects.create(
+        group=group, player=ada, game="babel-cubes", month=month, plays=1, wins=1
+    )
+    rows = [("RatedSession", "session_id", "group_id"), ("PlayerMonth", "player_id", "group_id", "plays")]
+
+    def kept(apps):
+        return [list(apps.get_model("babel", model).objects.values_list(*fields)) for model, *fields in rows]
+
+    was = kept(apps)
+    assert was == [[(session.pk, group.pk)], [(ada.pk, group.pk, 1)]]
+    assert kept(migrate_to(after)) == was
+    assert kept(migrate_to(before)) == was
+    assert kept(migrate_to(after)) == was

@@ -90,7 +90,7 @@ def catch_up_group(*, group_id: int, session_id: int | None = None) -> int:
     """Count the group's pending sessions (or only ``session_id``, if pending) in the order of
     play; counting the whole group clears its ``statistics_behind`` mark."""
     with transaction.atomic():
-        _lock_group(group_id)
+        lock_statistics(group_id)
         pending_here = pending_sessions().filter(group_id=group_id)
         if session_id is None:
             Group.objects.filter(pk=group_id, statistics_behind=True).update(statistics_behind=False)
@@ -148,7 +148,7 @@ def rebuild_group(*, group_id: int) -> Replay:
     apart = not connection.in_atomic_block
     if apart and connection.vendor == "postgresql":
         with transaction.atomic():
-            _lock_group(group_id)
+            lock_statistics(group_id)
             now = timezone.now()
             with ThreadPoolExecutor(max_workers=1) as beside:
                 # One after the other, beside the replay: on two cores, the three at once
@@ -163,16 +163,19 @@ def rebuild_group(*, group_id: int) -> Replay:
         totals = _summed(beside, group_id=group_id, until=until, apart=apart)
         replay = _replayed(group_id=group_id, until=until, totals=totals, read_ahead=apart)
     with transaction.atomic():
-        _lock_group(group_id)
+        lock_statistics(group_id)
         now = timezone.now()
         _write_replayed(group_id=group_id, replay=replay, now=now)
         _write_summed(db=connection, group_id=group_id, until=until, now=now)
     return replay
 
 
-def _lock_group(group_id: int) -> None:
+def lock_statistics(group_id: int) -> None:
     """One statistics writer per group at a time (PostgreSQL; SQLite's writes are serial anyway).
-    NO KEY UPDATE: a new row that refers to the group (a session, a player) does not wait."""
+    NO KEY UPDATE: a new row that refers to the group (a session, a player) does not wait.
+    ``services.merge_players`` takes it too before it deletes a player: the statistics' rows
+    keep no foreign key (``models.PlayerMonth``), so no rebuild may write any for that player
+    once it is deleted."""
     Group.objects.select_for_update(no_key=True).filter(pk=group_id).values_list("pk", flat=True).first()
 
 
