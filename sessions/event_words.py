@@ -235,6 +235,23 @@ class LogLine(NamedTuple):
         return cls(pk=event.pk, seq=event.seq, type=event.type, created_at=event.created_at, author=author)
 
 
+class Recorded(NamedTuple):
+    """An event as the log is told from it: its line and its payload. The move that records it
+    keeps it in the cache (``recorded_key``) for the first screen that tells its version, which
+    then reads no event from the database."""
+
+    line: LogLine
+    payload: dict[str, Any]
+
+    @classmethod
+    def of(cls, event: SessionEvent) -> Recorded:
+        return cls(line=LogLine.of(event), payload=event.payload)
+
+
+def recorded_key(session_id: int, seq: int) -> str:
+    return f"recorded-event:{session_id}:{seq}"
+
+
 @dataclass
 class Told:
     """A session's log told up to a version: its newest events in words by their number and the
@@ -265,13 +282,17 @@ def _told_now(session: GameSession, *, untold: bool = False) -> Told:
     the version before when the cache still has it (one event to read and tell); else by
     replaying the whole log. Told once a version and a language, then kept."""
     key, before_key = _told_key(session.pk, session.version), _told_key(session.pk, session.version - 1)
-    kept = caching.get_many([*([] if untold else [key]), *([before_key] if session.version else [])])
+    new_key = recorded_key(session.pk, session.version)
+    asked = [*([] if untold else [key]), *([before_key, new_key] if session.version else [])]
+    kept = caching.get_many(asked)
     if key in kept:
         told: Told = kept[key]
         return told
     events = session.events.select_related("author")
     before: Told | None = kept.get(before_key)
-    new = events.filter(seq=session.version).first() if before is not None else None
+    new: Recorded | None = None
+    if before is not None:
+        new = kept.get(new_key) or _recorded(events.filter(seq=session.version).first())
     if before is not None and new is not None:
         told = _tell(before, new, after=session.state, names=_names(session))
     else:  # the whole log
@@ -302,10 +323,14 @@ def _names(session: GameSession) -> dict[str, str]:
     return {seat.key: seat.player.name for seat in session.seats.all()}
 
 
-def _tell(told: Told, event: SessionEvent, *, after: Any, names: Mapping[str, str]) -> Told:
+def _recorded(event: SessionEvent | None) -> Recorded | None:
+    return None if event is None else Recorded.of(event)
+
+
+def _tell(told: Told, event: Recorded, *, after: Any, names: Mapping[str, str]) -> Told:
     """``told`` and one more event, which left the state ``after`` (an undo says which move
     it took back)."""
-    seq, event_type, payload = event.seq, event.type, event.payload
+    seq, event_type, payload = event.line.seq, event.line.type, event.payload
     said, in_effect = {**told.said}, list(told.in_effect)
     if event_type == core.UNDO:
         said[seq] = (
@@ -319,7 +344,7 @@ def _tell(told: Told, event: SessionEvent, *, after: Any, names: Mapping[str, st
     if len(said) > TOLD_KEPT:  # one more than kept: the oldest goes (the dict is in the log's order)
         del said[next(iter(said))]
     del in_effect[:-TOLD_KEPT]
-    lines = [*told.lines[1 - LOG_SHOWN :], LogLine.of(event)]
+    lines = [*told.lines[1 - LOG_SHOWN :], event.line]
     return Told(said=said, in_effect=in_effect, lines=lines, state=after)
 
 
@@ -341,7 +366,7 @@ def _replayed(session: GameSession, log: list[SessionEvent]) -> Told:
             except RuleError:  # a log the rules no longer accept: it still says what was sent
                 after = states[-1]
             states.append(after)
-        told = _tell(told, event, after=after, names=names)
+        told = _tell(told, Recorded.of(event), after=after, names=names)
     return told
 
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from sessions import caching, push, rematch, selectors
+from sessions.event_words import Recorded, recorded_key
 from sessions.games import get_game
 from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
@@ -310,7 +311,9 @@ def _record(
         session.finished_at = session.updated_at
         _write_results(session, rules)
     session.save(update_fields=["state", "version", "status", "updated_at", "finished_at"])
-    caching.set_value(version_cache_key(session.pk), seq, timeout=VERSION_CACHE_SECONDS)
+    # The new version, and its event for the first screen that tells it (one round trip).
+    recorded = {version_cache_key(session.pk): seq, recorded_key(session.pk, seq): Recorded.of(event)}
+    caching.set_many(recorded, timeout=VERSION_CACHE_SECONDS)
     night_id, session_id, version = session.night_id, session.pk, session.version
     transaction.on_commit(lambda: push.announce(night_id=night_id, session_id=session_id, version=version))
     return event

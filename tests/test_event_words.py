@@ -4,6 +4,7 @@ an event's type or number, and never an offer before it is revealed (TB-12)."""
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -193,4 +194,16 @@ def test_the_host_log_names_who_sent_each_move_reading_only_the_new_event(member
     lines = re.findall(r"<li>(.*?)</li>", log_of(page), re.S)
     assert re.match(r"Bruno passed <small[^>]*>Bruno ·", lines[0])  # a phone's move: its label
     assert re.match(r"Ada passed <small[^>]*>milo ·", lines[1])  # an account's: its name
-    assert [len(read) for read in events_read] == [1, 0]  # the new event alone, then none
+    assert [len(read) for read in events_read] == [0, 0]  # the move kept its event for the screens
+
+
+def test_a_new_event_the_cache_lost_is_read_alone(member_client, session):
+    session, _seats, _code = started_tower(session)
+    advance(session, tob.PASS)
+    member_client.get(f"/s/{session.pk}/")  # the host saw this version: told and kept
+    services.append_event(session_id=session.pk, expected_version=session.version, type=tob.PASS, author_label="Bruno")
+    cache.delete(event_words.recorded_key(session.pk, session.version + 1))
+    with CaptureQueriesContext(connection) as after_the_move:
+        page = member_client.get(f"/s/{session.pk}/").content.decode()
+    assert len([q for q in after_the_move if SessionEvent._meta.db_table in q["sql"]]) == 1
+    assert re.match(r"Bruno passed <small[^>]*>Bruno ·", re.findall(r"<li>(.*?)</li>", log_of(page), re.S)[0])
