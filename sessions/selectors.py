@@ -3,6 +3,8 @@ gets a 404 and never learns whether a group exists."""
 
 from __future__ import annotations
 
+import copy
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -102,20 +104,57 @@ def live_session(session_id: int, version: int) -> GameSession:
 # Every screen of a table reads the session after each move, all at once: the first of a
 # version reads it (two queries), the others (the host's, the phones') take that copy.
 SHOWN_SESSION_SECONDS = 30
+# What a move changes of a session (``services`` saves these fields alone, and keeps their new
+# values under ``moved_key`` for the screens).
+MOVED_FIELDS = ("state", "version", "status", "updated_at", "finished_at")
+
+
+@dataclass(frozen=True)
+class KeptSession:
+    session: GameSession
+    read_at: float  # when its night, group and seats were read from the database (time.time())
+
+
+def moved_key(session_id: int, version: int) -> str:
+    return f"moved-session:{session_id}:{version}"
+
+
+def moved_fields(session: GameSession) -> dict[str, Any]:
+    return {field: getattr(session, field) for field in MOVED_FIELDS}
 
 
 def kept_session(session_id: int, version: int | None) -> GameSession | None:
     """The session with its night, group and seats as it is at ``version``: read once a version
     for every screen of the table, through the cache (the database's, when it is another
-    version by now, is read and not kept)."""
-    key = f"live-session:{session_id}:{version}"
-    kept: GameSession | None = caching.get(key)
-    if kept is not None:
-        return kept
-    session = _session_pages().filter(pk=session_id).first()
-    if session is not None and session.version == version:
-        caching.add(key, session, timeout=SHOWN_SESSION_SECONDS)
-    return session
+    version by now, is read and not kept).
+
+    A version a move made is built without a query from the version before's copy and the
+    fields the move changed, while that copy's night, group and seats were read less than
+    SHOWN_SESSION_SECONDS ago: a renamed player shows within that time, as when each version
+    was read anew."""
+    key = _kept_key(session_id, version)
+    before_key, moved = _kept_key(session_id, (version or 0) - 1), moved_key(session_id, version or 0)
+    kept = caching.get_many([key, before_key, moved] if version else [key])
+    if key in kept:
+        found: KeptSession = kept[key]
+        return found.session
+    before: KeptSession | None = kept.get(before_key)
+    if before is not None and moved in kept and time.time() - before.read_at < SHOWN_SESSION_SECONDS:
+        session = copy.copy(before.session)
+        for field, value in kept[moved].items():
+            setattr(session, field, value)
+        caching.add(key, KeptSession(session, before.read_at), timeout=SHOWN_SESSION_SECONDS)
+        return session
+    read_at = time.time()
+    found_now = _session_pages().filter(pk=session_id).first()
+    if found_now is not None and found_now.version == version:
+        caching.add(key, KeptSession(found_now, read_at), timeout=SHOWN_SESSION_SECONDS)
+    return found_now
+
+
+def _kept_key(session_id: int, version: int | None) -> str:
+    # Not "live-session:", whose value was the session alone: an old server must not read a new one's.
+    return f"shown-session:{session_id}:{version}"
 
 
 def session_to_move(user: User, session_id: int) -> GameSession:

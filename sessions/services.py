@@ -42,7 +42,14 @@ from sessions.models import (
     WriteReceipt,
     new_secret,
 )
-from sessions.selectors import VERSION_CACHE_SECONDS, player_history, version_cache_key
+from sessions.selectors import (
+    MOVED_FIELDS,
+    VERSION_CACHE_SECONDS,
+    moved_fields,
+    moved_key,
+    player_history,
+    version_cache_key,
+)
 from sessions.statistics.services import lock_statistics
 
 logger = logging.getLogger(__name__)
@@ -310,12 +317,18 @@ def _record(
     if session.status == core.FINISHED and not was_finished:
         session.finished_at = session.updated_at
         _write_results(session, rules)
-    session.save(update_fields=["state", "version", "status", "updated_at", "finished_at"])
-    # The new version, and its event for the first screen that tells it (one round trip).
-    recorded = {version_cache_key(session.pk): seq, recorded_key(session.pk, seq): Recorded.of(event)}
-    caching.set_many(recorded, timeout=VERSION_CACHE_SECONDS)
+    session.save(update_fields=list(MOVED_FIELDS))
+    caching.set_value(version_cache_key(session.pk), seq, timeout=VERSION_CACHE_SECONDS)
+    # Once committed, what the first screen of the version would read again: what the move
+    # changed of the session (``selectors.kept_session``) and its event (``event_words``).
+    moved = {moved_key(session.pk, seq): moved_fields(session), recorded_key(session.pk, seq): Recorded.of(event)}
     night_id, session_id, version = session.night_id, session.pk, session.version
-    transaction.on_commit(lambda: push.announce(night_id=night_id, session_id=session_id, version=version))
+
+    def committed() -> None:
+        caching.set_many(moved, timeout=VERSION_CACHE_SECONDS)
+        push.announce(night_id=night_id, session_id=session_id, version=version)
+
+    transaction.on_commit(committed)
     return event
 
 

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.tower_of_babel import engine as tob
-from sessions import services
+from sessions import selectors, services
 from sessions.live import TICKET_HEADER, TICKET_SECONDS
 from sessions.models import GameNight, GameSession, GuestDevice
 from tests.conftest import advance, client_for, started_tower
@@ -220,6 +220,49 @@ def test_the_host_and_the_phones_read_a_new_version_of_the_session_once_for_all(
         again = _fetch(host, url, host_ticket)
     assert f'data-version="{session.version}.' in again.content.decode()
     assert "Ada passed" in again.content.decode()
+
+
+def test_the_first_screen_of_a_version_a_move_made_reads_nothing_of_it_from_the_database(
+    owner, session, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """The move keeps what it changed and its event once committed; the screen builds the new
+    version from the version before's copy (its seats and night read a moment ago)."""
+    session, seats, code = started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    ticket = _fetch(host, url)[TICKET_HEADER]
+    advance(session, tob.PASS)
+    _fetch(host, url, ticket)  # this version read from the database, with its seats and night
+    with django_capture_on_commit_callbacks(execute=True):
+        advance(session, tob.PASS)
+    with django_assert_num_queries(0):
+        again = _fetch(host, url, ticket)
+    page = again.content.decode()
+    assert f'data-version="{session.version}.' in page
+    assert "Bruno passed" in page
+    phone = _seated(code, seats[1])  # its own render of the same version: the session kept
+    assert "Bruno passed" in _fetch(phone, f"/j/{code}/live/").content.decode()
+
+
+def test_a_version_is_built_from_the_one_before_only_while_that_one_was_read_lately(
+    owner, session, django_capture_on_commit_callbacks
+):
+    """A player renamed meanwhile shows within SHOWN_SESSION_SECONDS, as when each version was
+    read anew: a copy read longer ago is not carried on."""
+    session, _seats, _code = started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    ticket = _fetch(host, url)[TICKET_HEADER]
+    advance(session, tob.PASS)
+    _fetch(host, url, ticket)  # this version read from the database
+    services.rename_player(player=session.seats.first().player, name="Adelina")
+    later = time.time() + selectors.SHOWN_SESSION_SECONDS + 1
+    with django_capture_on_commit_callbacks(execute=True):
+        advance(session, tob.PASS)
+    assert "Adelina" not in _fetch(host, url, ticket).content.decode()  # built from the copy
+    with django_capture_on_commit_callbacks(execute=True):
+        advance(session, tob.PASS)
+    with mock.patch("sessions.selectors.time.time", return_value=later):
+        again = _fetch(host, url, ticket).content.decode()
+    assert "Adelina" in again  # read again
 
 
 def test_a_members_ticket_ends_with_the_log_out(owner, session):
