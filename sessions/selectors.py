@@ -102,7 +102,8 @@ def live_session(session_id: int, version: int) -> GameSession:
 
 
 # Every screen of a table reads the session after each move, all at once: the first of a
-# version reads it (two queries), the others (the host's, the phones') take that copy.
+# version builds it from the version before (or reads it: two queries), the others (the host's,
+# the phones') take that copy.
 SHOWN_SESSION_SECONDS = 30
 # What a move changes of a session (``services`` saves these fields alone, and keeps their new
 # values under ``moved_key`` for the screens).
