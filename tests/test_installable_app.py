@@ -7,6 +7,8 @@ import json
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.templatetags.static import static
 from django.test import Client
 
 from sessions.views import pwa
@@ -60,6 +62,24 @@ def test_the_worker_is_served_from_the_root_and_always_asked_again(client: Clien
         assert f'"/static/{path}"' in script
     assert "&quot;" not in script  # a script, not escaped HTML
     assert "&#x27;" not in script
+
+
+def test_the_worker_is_served_with_the_hashed_static_names_of_production(settings, tmp_path) -> None:
+    """Production serves static files under hashed names from collectstatic's manifest (the
+    tests' storage does not hash them)."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    answer = Client().get("/sw.js")
+    assert answer.status_code == 200
+    script = answer.content.decode()
+    assert 'STATIC = "/static/"' in script
+    hashed = static(pwa.SHELL[0])
+    assert hashed != f"/static/{pwa.SHELL[0]}"  # a hashed name
+    assert f'"{hashed}"' in script
 
 
 def test_a_new_release_names_another_worker(settings, tmp_path) -> None:

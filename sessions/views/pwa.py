@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -93,7 +94,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "workbox": [static(path) for path in WORKBOX],
         "shell": [static(path) for path in SHELL],
         "offline_url": reverse("offline"),
-        "static_url": static(""),
+        # The prefix of every static file: static("") would look "" up in the manifest of
+        # hashed names, which has no such entry (a 500 with DEBUG off).
+        "static_url": settings.STATIC_URL,
     }
     return render(request, "pwa/sw.js", context, content_type="text/javascript")
 
