@@ -15,7 +15,7 @@ from django.test import Client
 from babel_companion import celery_app
 from scoring.babel_cubes import solver
 from scoring.tower_of_babel import engine as tob
-from sessions import services
+from sessions import selectors, services
 from sessions.models import GameNight, GameSession, Group, Player
 from sessions.rules_reference import RULE_ID, rule_link
 
@@ -41,6 +41,7 @@ def _empty_cache() -> None:
     so a render or a revision kept by one test would be another's."""
     cache.clear()
     caches["fragments"].clear()
+    selectors.forget_shown_sessions()
 
 
 @pytest.fixture(autouse=True)
