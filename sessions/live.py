@@ -235,14 +235,23 @@ CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 
 
+# The request's attribute naming the kept render it found missing: a fetch with a ticket asks
+# for it (``from_ticket``), then renders through ``live_response``, which would ask again.
+NO_KEPT_RENDER = "_babel_no_kept_render"
+
+
 def _render_key(request: HttpRequest, etag: str) -> str:
     return "live-render:" + hashlib.sha256(f"{request.get_host()} {request.path} {etag}".encode()).hexdigest()
 
 
 def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
     """The render a device already had under this ETag, made this device's own."""
-    kept = caching.get(_render_key(request, etag))
+    key = _render_key(request, etag)
+    if getattr(request, NO_KEPT_RENDER, None) == key:  # asked already (``from_ticket``)
+        return None
+    kept = caching.get(key)
     if kept is None:
+        setattr(request, NO_KEPT_RENDER, key)
         return None
     body, content_type = kept
     served = HttpResponse(_for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)

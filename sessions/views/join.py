@@ -225,7 +225,8 @@ def render_guest(
     if session is not None:
         seat = _my_seat(phone, session)
         shown_hints = hints_on(request, session.pk) if hints is None else hints
-        context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints))
+        shown = _on_phone(phone, session)
+        context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints, shown=shown))
         context["my_key"] = seat
         held, context["requests"] = selectors.phones_of_seats(phone)
         context["seats"] = [
@@ -245,15 +246,16 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
     answer = from_ticket(request, ticket)
     if answer is not None:
         return answer
-    phone: GuestDevice | HttpResponse | None = None
+    phone: GuestDevice | None = None
     hints: bool | None = None
     if ticket is not None and ticket.device_id is not None:
         phone = selectors.ticket_device(ticket.device_id, ticket.shown)
         hints = ticket.hints if phone is not None else None
     if phone is None:
-        phone = _phone(request, code)
-    if isinstance(phone, HttpResponse):
-        return phone
+        checked = _live_phone(request, code)
+        if isinstance(checked, HttpResponse):
+            return checked
+        phone = checked
     shown = _shown_to(phone)
     if hints is None:
         hints = hints_on(request, shown.session_id) if shown.session_id else False
@@ -270,6 +272,24 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
         hints=hints,
         device_id=phone.pk,
     )
+
+
+def _live_phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
+    """``_phone``, for a live fetch checked in full: the revision of the night it read is kept
+    for the next fetches' tickets (``sessions.live``), which would read it again."""
+    phone = _phone(request, code)
+    if isinstance(phone, HttpResponse):
+        return phone
+    shown_id = getattr(phone, "shown_id", None)
+    if shown_id is not None:
+        selectors.keep_night_revision(shown_id, phone.night.live_revision)
+    return phone
+
+
+def _on_phone(phone: GuestDevice, session: GameSession) -> Shown:
+    """What a device's region of ``session`` shows: the session at its version, in the night at
+    the revision the device was read at (not read again)."""
+    return Shown(session.pk, phone.night_id, session.version, phone.night.live_revision)
 
 
 def _shown_to(phone: GuestDevice) -> Shown:
@@ -298,7 +318,7 @@ def render_table(request: HtmxRequest, phone: GuestDevice, *, region: bool = Fal
     session = selectors.shown_session(phone)
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone}
     if session is not None:
-        context.update(live_context(session, viewer="table"))
+        context.update(live_context(session, viewer="table", shown=_on_phone(phone, session)))
         with_shared_board(request, context)  # once a version for every display of the night
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_table.html" if region or request.htmx else "table.html"
@@ -311,7 +331,7 @@ def table_display_live(request: HtmxRequest, code: str) -> HttpResponse:
     answer = from_ticket(request, ticket)
     if answer is not None:
         return answer
-    phone = _phone(request, code)
+    phone = _live_phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone
     shown = _shown_to(phone)
