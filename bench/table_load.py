@@ -1,8 +1,8 @@
 """How many tables one machine holds, each moving once a second with six devices following it
 (issue 16, item 3): the production set-up on this 2-core box, measured end to end over HTTP.
 
-Run from the repository root: ``.venv/bin/python -m bench.table_load`` (about 3 minutes;
-``--tables 1,2,4,8,16,32``, ``--seconds 10``). It works on PostgreSQL (``BENCH_DATABASE_URL``,
+Run from the repository root: ``.venv/bin/python -m bench.table_load`` (about 5 minutes;
+``--tables 1,2,4,8,16,32``, ``--seconds 10``, ``--runs 3``). It works on PostgreSQL (``BENCH_DATABASE_URL``,
 default postgres://postgres@127.0.0.1:5432/babel_bench_tables, dropped, created and migrated
 afresh) and Redis (``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/7, flushed), serves the
 app with ``uvicorn --workers 2`` as the README's production section does (``--workers``), and drives it from
@@ -16,9 +16,10 @@ version is new to them; each phone's view is its own, so each renders, around a 
 once for all five), each sending back the ticket of its last answer as static/js/app.js does. The push itself is
 ``bench.push``'s subject; here the fetches follow the answer at once.
 
-Printed for each number of tables: the moves and fetches answered, their p50 and p95 (ms) and
-whether every table kept its once-a-second pace; then the largest number of tables whose
-requests' p95 stays under 200 ms, with every smaller number's too. Baselines in the same run:
+Printed for each run of each number of tables (each run on connections opened afresh): the
+moves and fetches answered, their p50 and p95 (ms) and whether every table kept its
+once-a-second pace; then the largest number of tables whose median run's p95 stays under
+200 ms, with every smaller number's too. Baselines in the same run:
 a static file's p50 and the phone's 304 (nothing new) p50, one at a time on an idle server.
 """
 
@@ -84,6 +85,14 @@ class Load:
     def p(self, q: float) -> float:
         every = sorted(self.moves + self.fetches)
         return every[min(len(every) - 1, int(q * len(every)))] if every else float("nan")
+
+    def row(self) -> str:
+        moves95 = sorted(self.moves)[int(0.95 * (len(self.moves) - 1))]
+        fetches95 = sorted(self.fetches)[int(0.95 * (len(self.fetches) - 1))]
+        return (
+            f"{len(self.moves)} | {len(self.fetches)} | {self.p(0.5):.1f} | {self.p(0.95):.1f} | "
+            f"{moves95:.1f} | {fetches95:.1f} | {self.refused} | {self.late}"
+        )
 
 
 def cookie_of(client: Any) -> str:
@@ -235,6 +244,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--tables", default="1,2,4,8,16,32", help="numbers of tables, comma-separated, increasing")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2, help="uvicorn's worker processes (2: the README's)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each number of tables; the median decides")
     return parser.parse_args()
 
 
@@ -257,22 +267,23 @@ def main() -> None:
         unchanged = uvloop.run(one_at_a_time(server.port, not_modified(every[0].phone_requests[0], server.port)))
         print(f"PostgreSQL + Redis, uvicorn --workers {args.workers}, one client process; {args.seconds:.0f} s a step")
         print(f"baselines, one request at a time: a static file {static:.2f} ms, a phone's 304 {unchanged:.2f} ms")
-        print("tables | moves | fetches | p50 ms | p95 ms | moves p95 | fetches p95 | refused | late")
+        print("tables | run | moves | fetches | p50 ms | p95 ms | moves p95 | fetches p95 | refused | late")
         held, failed = 0, False
         for count in counts:
-            try:
-                load = uvloop.run(run_load(every[:count], args.seconds))
-            except (asyncio.IncompleteReadError, ConnectionError):  # the server closed a connection: why
-                print(server.output()[-3000:])
-                raise
-            moves95 = sorted(load.moves)[int(0.95 * (len(load.moves) - 1))]
-            fetches95 = sorted(load.fetches)[int(0.95 * (len(load.fetches) - 1))]
-            print(
-                f"{count} | {len(load.moves)} | {len(load.fetches)} | {load.p(0.5):.1f} | {load.p(0.95):.1f} | "
-                f"{moves95:.1f} | {fetches95:.1f} | {load.refused} | {load.late}",
-                flush=True,
-            )
-            failed = failed or load.p(0.95) >= TARGET_P95_MS or bool(load.refused) or bool(load.late)
+            runs = []
+            for run in range(1, args.runs + 1):
+                try:
+                    load = uvloop.run(run_load(every[:count], args.seconds))
+                except (asyncio.IncompleteReadError, ConnectionError):  # the server closed a connection: why
+                    print(server.output()[-3000:])
+                    raise
+                print(f"{count} | {run} | {load.row()}", flush=True)
+                runs.append(load)
+            # The run of median p95 decides: each run opens its connections afresh, and how the
+            # kernel spreads them over the workers (55/45 in one run, 68/32 in the next) moved a
+            # step's p95 from under 150 ms to over 600 on this machine.
+            median = sorted(runs, key=lambda run: run.p(0.95))[len(runs) // 2]
+            failed = failed or median.p(0.95) >= TARGET_P95_MS or bool(median.refused) or bool(median.late)
             held = count if not failed else held  # held only if every smaller count was too
         print(f"held at p95 < {TARGET_P95_MS:.0f} ms, every table on its pace: {held} tables moving once a second")
 
