@@ -9,8 +9,11 @@ from __future__ import annotations
 import copy
 import datetime
 import time
+from dataclasses import dataclass
+from typing import Any
 from unittest import mock
 
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
@@ -22,11 +25,34 @@ from sessions.models import GameNight, GameSession, GuestDevice
 from tests.conftest import advance, client_for, started_tower
 
 
-def _fetch(client: Client, url: str, ticket: str = "", etag: str = "") -> object:
+def _fetch(client: Client, url: str, ticket: str = "", etag: str = "") -> Any:
     headers = {"HX-Request": "true", TICKET_HEADER: ticket}
     if etag:
         headers["If-None-Match"] = etag
     return client.get(url, headers=headers)
+
+
+@dataclass
+class PassedOnce:
+    """A table after a pass: the host's screen and Bruno's phone, each holding the ticket of its
+    fetch before the pass."""
+
+    session: GameSession
+    host: Client
+    host_url: str
+    host_ticket: str
+    phone: Client
+    phone_url: str
+    phone_ticket: str
+
+
+def _passed_once(owner: User, session: GameSession) -> PassedOnce:
+    session, seats, code = started_tower(session)
+    host, host_url = client_for(owner), f"/s/{session.pk}/live/"
+    phone, phone_url = _seated(code, seats[1]), f"/j/{code}/live/"
+    host_ticket, phone_ticket = _fetch(host, host_url)[TICKET_HEADER], _fetch(phone, phone_url)[TICKET_HEADER]
+    advance(session, tob.PASS)
+    return PassedOnce(session, host, host_url, host_ticket, phone, phone_url, phone_ticket)
 
 
 def _seated(code: str, seat: str) -> Client:
@@ -210,16 +236,11 @@ def test_a_members_ticket_gets_a_new_version_rendered_without_checking_the_membe
 def test_the_host_and_the_phones_read_a_new_version_of_the_session_once_for_all(
     owner, session, django_assert_max_num_queries
 ):
-    session, seats, code = started_tower(session)
-    host, url = client_for(owner), f"/s/{session.pk}/live/"
-    phone = _seated(code, seats[1])
-    host_ticket = _fetch(host, url)[TICKET_HEADER]
-    phone_ticket = _fetch(phone, f"/j/{code}/live/")[TICKET_HEADER]
-    advance(session, tob.PASS)
-    assert _fetch(phone, f"/j/{code}/live/", phone_ticket).status_code == 200  # reads the new version
+    table = _passed_once(owner, session)
+    assert _fetch(table.phone, table.phone_url, table.phone_ticket).status_code == 200  # reads the new version
     with django_assert_max_num_queries(1):  # its latest events: the session and its seats are the phone's copy
-        again = _fetch(host, url, host_ticket)
-    assert f'data-version="{session.version}.' in again.content.decode()
+        again = _fetch(table.host, table.host_url, table.host_ticket)
+    assert f'data-version="{table.session.version}.' in again.content.decode()
     assert "Ada passed" in again.content.decode()
 
 
@@ -280,17 +301,12 @@ def test_a_members_ticket_ends_with_the_log_out(owner, session):
 def test_the_other_screens_of_a_version_in_the_same_process_read_no_session_from_the_cache(owner, session):
     """Each process keeps the newest version it showed of a session: its other screens of that
     version copy it (unpickling it from the cache took 0.2 ms of each fetch)."""
-    session, seats, code = started_tower(session)
-    host, url = client_for(owner), f"/s/{session.pk}/live/"
-    phone = _seated(code, seats[1])
-    host_ticket = _fetch(host, url)[TICKET_HEADER]
-    phone_ticket = _fetch(phone, f"/j/{code}/live/")[TICKET_HEADER]
-    advance(session, tob.PASS)
-    assert _fetch(host, url, host_ticket).status_code == 200  # the first screen of the version
+    table = _passed_once(owner, session)
+    assert _fetch(table.host, table.host_url, table.host_ticket).status_code == 200  # the first screen of the version
     with mock.patch.object(caching, "get_many", wraps=caching.get_many) as asked:
-        page = _fetch(phone, f"/j/{code}/live/", phone_ticket).content.decode()
+        page = _fetch(table.phone, table.phone_url, table.phone_ticket).content.decode()
     assert not [keys for (keys,), _ in asked.call_args_list if any("shown-session" in key for key in keys)]
-    assert f'data-version="{session.version}.' in page
+    assert f'data-version="{table.session.version}.' in page
     assert "You are Bruno" in page
 
 
