@@ -254,7 +254,7 @@ def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
         setattr(request, NO_KEPT_RENDER, key)
         return None
     body, content_type = kept
-    served = HttpResponse(_for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)
+    served = HttpResponse(for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)
     return _revalidated(served, etag)
 
 
@@ -267,11 +267,15 @@ def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse
     return _revalidated(response, etag)
 
 
-def _for_this_device(request: HttpRequest, body: str) -> str:
+def for_this_device(request: HttpRequest, body: str) -> str:
     """A kept render with this device's CSRF token, and a new idempotency key in each form
     (two devices, or two sends of one, must never share a key)."""
-    token = get_token(request)
-    body = CSRF_TOKEN.sub(lambda found: found[1] + token + found[2], body)
+    return with_own_tokens(body, get_token(request))
+
+
+def with_own_tokens(body: str, csrf_token: str) -> str:
+    """``body`` with ``csrf_token`` in each form, and a new idempotency key in each."""
+    body = CSRF_TOKEN.sub(lambda found: found[1] + csrf_token + found[2], body)
     return IDEMPOTENCY_KEY.sub(lambda found: found[1] + uuid.uuid4().hex + found[2], body)
 
 
@@ -292,7 +296,7 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
         html = render_to_string(template, context, request=request)
         caching.add(key, zlib.compress(html.encode(), 1), timeout=RENDER_SECONDS)
     else:
-        html = _for_this_device(request, zlib.decompress(kept).decode())
+        html = for_this_device(request, zlib.decompress(kept).decode())
     context["board_html"] = mark_safe(html)  # the template engine rendered it, escaping included
 
 

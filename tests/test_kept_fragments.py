@@ -145,3 +145,36 @@ def test_a_kept_log_line_follows_the_name_of_who_sent_it(owner, session):
     page, _templates = _region(host, session.pk)
     log = page[page.index('data-testid="event-log"') :]
     assert "olga-renamed ·" in log
+
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+KEYS = re.compile(r'name="idempotency_key" value="([0-9a-f]{32})"')
+
+
+def _phones_panel(page: str) -> str:
+    found = re.search(r'<section class="panel" id="join">.*?</section>', page, re.S)
+    assert found is not None
+    return found[0]
+
+
+def test_the_phones_panel_is_rendered_once_a_night_revision_and_given_each_device_with_its_own_tokens(
+    owner, member, session
+):
+    session, seats, code = started_tower(session)
+    host = client_for(owner)
+    _page, rendered = _region(host, session.pk)
+    assert "sessions/_phones.html" in rendered
+    advance(session, tob.PASS)
+    second = client_for(member)
+    second.get(f"/s/{session.pk}/")  # its CSRF cookie, as the page gives it
+    page, rendered = _region(second, session.pk)
+    assert "sessions/_phones.html" not in rendered  # the night is as it was
+    assert "sessions/_join_code.html" not in rendered
+    panel = _phones_panel(page)
+    assert set(CSRF.findall(panel)) == {CSRF.findall(page)[-1]}  # this device's, as in its other forms
+    host_panel = _phones_panel(_region(host, session.pk)[0])
+    assert set(KEYS.findall(panel)).isdisjoint(KEYS.findall(host_panel))
+    Client().post(f"/j/{code}/seat/", {"seat": seats[1]})  # a phone takes Bruno's seat: a new revision
+    page, rendered = _region(host, session.pk)
+    assert "sessions/_phones.html" in rendered
+    assert "Free Bruno's seat" in _phones_panel(page)

@@ -91,6 +91,9 @@ def session_context(
         "code_form": IdempotentForm(),
         "join_code": phones.join_code,
         "phone_seats": phones.seats,
+        # The join code and the phones panel are kept rendered for as long as their data is.
+        "night_revision": shown.revision,
+        "night_kept_seconds": selectors.NIGHT_REVISION_SECONDS,
         "join_url": None,
         "events": described(latest, said),
         "ended_something": bool(latest) and latest[0].type in ENDING_MOVES,
