@@ -5,15 +5,20 @@ not render them again, and one that changes them, or another language, renders t
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.test import Client
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from scoring.tower_of_babel import engine as tob
 from sessions import services
+from sessions.event_words import LogLine
+from sessions.templatetags.kept import _event_line, event_lines
 from tests.conftest import advance, client_for, offers_in, play, started_tower
 
 
@@ -112,11 +117,25 @@ def test_a_pass_renders_the_log_line_it_added_and_keeps_the_rest(owner, session,
 
     monkeypatch.setattr(fragments, "set", counted_set)
     advance(session, tob.PASS)
+    lines_before = _event_line.cache_info()
     page, _templates = _region(host, session.pk)
-    assert [key.split(".")[2] for key in rendered] == ["event-line"]
+    lines_after = _event_line.cache_info()
+    assert rendered == []  # no wonder, form or panel either
+    assert (lines_after.misses - lines_before.misses, lines_after.hits - lines_before.hits) == (1, 2)
     log = page[page.index('data-testid="event-log"') :]
     assert log.count("<li>") == 3  # the start, the first player, the pass
     assert log.index("passed") < log.index("plays first") < log.index("started")
+
+
+def test_a_log_line_is_the_sentence_escaped_its_author_and_its_local_time(settings):
+    settings.TIME_ZONE = "Europe/Rome"
+    moment = datetime.datetime(2026, 11, 25, 20, 5, 9, tzinfo=datetime.UTC)
+    line = LogLine(pk=1, seq=3, type="tob.pass", created_at=moment, author="<b>olga</b>")
+    with timezone.override("Europe/Rome"):
+        assert event_lines([(line, "Ada & Bruno <passed>")]) == (
+            '<li>Ada &amp; Bruno &lt;passed&gt; <small class="muted">&lt;b&gt;olga&lt;/b&gt; · 21:05:09</small></li>'
+        )
+        assert "<em>" in event_lines([(line, mark_safe("<em>Ada</em> passed"))])  # words already safe
 
 
 def test_a_refused_score_entry_comes_back_as_typed_after_the_form_was_kept_empty(owner, session):
