@@ -307,9 +307,10 @@ def region_version(version: int, revision: int) -> str:
     return f"{version}.{revision}"
 
 
-def host_shown(session: GameSession, *, revision: int | None = None) -> Shown:
-    """What the host's region of ``session`` shows: the session at its version, in its night
-    at the night's revision (``revision`` when the caller read it already)."""
+def region_shown(session: GameSession, *, revision: int | None = None) -> Shown:
+    """What a region of ``session`` shows (the host's, a phone's, the table display's): the
+    session at its version, in its night at the night's revision (``revision`` when the caller
+    read it already: a phone's device is read with its night)."""
     from sessions.selectors import night_revision
 
     if revision is None:
@@ -348,7 +349,7 @@ def live_context(
     """What every viewer of a session sees: seats, status, the last move and the standings
     so far (and, for a viewer who switched them on, the hints of a game that has them).
     ``said`` is the log in words, and ``shown`` the host's versions, when the caller has them
-    (``event_words.sentences``, ``host_shown``)."""
+    (``event_words.sentences``, ``region_shown``)."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
@@ -358,7 +359,7 @@ def live_context(
         "game": get_game(session.game),
         "rows": rows,
         "viewer": viewer,
-        "live_version": (shown or host_shown(session)).version,
+        "live_version": (shown or region_shown(session)).version,
         "last_move": last_move(session, said),
     }
     if session.status == core.FINISHED:

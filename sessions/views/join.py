@@ -38,6 +38,7 @@ from sessions.live import (
     held_ticket,
     live_context,
     live_response,
+    region_shown,
     region_version,
     with_shared_board,
 )
@@ -225,7 +226,7 @@ def render_guest(
     if session is not None:
         seat = _my_seat(phone, session)
         shown_hints = hints_on(request, session.pk) if hints is None else hints
-        shown = _on_phone(phone, session)
+        shown = region_shown(session, revision=phone.night.live_revision)
         context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints, shown=shown))
         context["my_key"] = seat
         held, context["requests"] = selectors.phones_of_seats(phone)
@@ -286,12 +287,6 @@ def _live_phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     return phone
 
 
-def _on_phone(phone: GuestDevice, session: GameSession) -> Shown:
-    """What a device's region of ``session`` shows: the session at its version, in the night at
-    the revision the device was read at (not read again)."""
-    return Shown(session.pk, phone.night_id, session.version, phone.night.live_revision)
-
-
 def _shown_to(phone: GuestDevice) -> Shown:
     """What a device of the night shows: the session ``joined_device`` found for it, at the
     version it found, in the night at its revision."""
@@ -318,7 +313,8 @@ def render_table(request: HtmxRequest, phone: GuestDevice, *, region: bool = Fal
     session = selectors.shown_session(phone)
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone}
     if session is not None:
-        context.update(live_context(session, viewer="table", shown=_on_phone(phone, session)))
+        shown = region_shown(session, revision=phone.night.live_revision)
+        context.update(live_context(session, viewer="table", shown=shown))
         with_shared_board(request, context)  # once a version for every display of the night
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_table.html" if region or request.htmx else "table.html"

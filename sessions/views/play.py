@@ -35,9 +35,9 @@ from sessions.live import (
     Shown,
     from_ticket,
     held_ticket,
-    host_shown,
     live_context,
     live_response,
+    region_shown,
     shown_board,
 )
 from sessions.models import GameSession, JoinCode
@@ -78,7 +78,7 @@ def session_context(
     seats = seat_names(session)
     initial = {"expected_version": session.version}
     said, latest = told_with_latest(session)
-    shown = host_shown(session, revision=revision)
+    shown = region_shown(session, revision=revision)
     phones = selectors.host_phones(session, revision=shown.revision)
     hints = hints_on(request, session.pk) if hints is None else hints
     context = {
@@ -147,7 +147,7 @@ def _session_live(request: MemberRequest, session_id: int) -> HttpResponse:
     def member_session() -> GameSession:
         return selectors.session_of_member(request.user, session_id)
 
-    return _region(request, host_shown(row), member_session, hints=hints_on(request, row.pk))
+    return _region(request, region_shown(row), member_session, hints=hints_on(request, row.pk))
 
 
 def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSession], *, hints: bool) -> HttpResponse:
