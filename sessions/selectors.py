@@ -143,7 +143,13 @@ def kept_session(session_id: int, version: int | None) -> GameSession | None:
     key = _kept_key(session_id, version)
     before_key, moved = _kept_key(session_id, (version or 0) - 1), moved_key(session_id, version or 0)
     before_here = here.kept if here is not None and version and here.kept.session.version == version - 1 else None
-    kept = caching.get_many(([key, moved] if before_here else [key, before_key, moved]) if version else [key])
+    if not version:
+        asked = [key]
+    elif before_here is not None:  # the version before is here: only what the move changed
+        asked = [key, moved]
+    else:
+        asked = [key, before_key, moved]
+    kept = caching.get_many(asked)
     if key in kept:
         found: KeptSession = kept[key]
         return _shown_here.keep(session_id, found).session()
