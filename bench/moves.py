@@ -19,13 +19,17 @@ On a Tower of Babel table of 3 players, each with a phone:
 - hello: a view answering ``HttpResponse("hello")`` (the baseline, ``bench/hello_urls.py``);
 - a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, answered 204: the region
   then fetches itself, as every member's screen does) and a score entry
-  (``POST /s/<id>/scores/``);
+  (``POST /s/<id>/scores/``). Once committed and before the table hears of it, a move renders
+  the members' region and the phones' board of the version it made, in its own language
+  (``sessions.regions.keep_ahead``): that render is part of the move's cost;
 - the fetches after a change (a pass by the host, made before each and not timed), as each
   device makes them when it hears of it, without an ETag (the version is new to them): the
-  first device of a view renders it (the host's region ``GET /s/<id>/live/``, a seated phone's
-  ``GET /j/<code>/live/``); every other device of the same view gets that render from the
-  cache (a second member's screen, a phone watching without a seat); another seated phone
-  renders its own region around the board the first one rendered;
+  host's region (``GET /s/<id>/live/``), kept by the move, and every other member's screen and
+  phone watching without a seat, which get a render from the cache; each seated phone
+  (``GET /j/<code>/live/``) renders its own part around the board the move kept;
+- the same fetches after a change that nobody rendered ahead for them: a pass made in another
+  language (Italian) than theirs (English), as by a phone of another language at the table;
+  the first device of a view then renders it;
 - a phone's 304 (its version unchanged).
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
@@ -238,6 +242,13 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
         read_version()
         a_pass()
 
+    def a_change_in_italian() -> None:
+        """A pass whose renders kept ahead are in Italian: the table's English screens render."""
+        read_version()
+        data = {"expected_version": seen["version"]}
+        answer = host.post(f"/s/{session.pk}/play/pass/", data, headers={**htmx, "Accept-Language": "it"})
+        assert answer.status_code == 204, answer.status_code
+
     tickets: dict[Any, str] = {}  # each device's last ticket, sent back as app.js does
 
     def fetch(device: Any, url: str, **headers: str) -> Any:
@@ -257,14 +268,17 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
 
         return fetched
 
-    def change_seen_by(fetch: Callable[[], None]) -> Callable[[], None]:
+    def change_seen_by(fetch: Callable[[], None], change: Callable[[], None] = a_change) -> Callable[[], None]:
         """A change, then the first device of a view fetching it (its render is kept)."""
 
         def prepare() -> None:
-            a_change()
+            change()
             fetch()
 
         return prepare
+
+    def change_seen_by_in_italian(fetch: Callable[[], None]) -> Callable[[], None]:
+        return change_seen_by(fetch, a_change_in_italian)
 
     def timed(name: str, request: Callable[[], Any], prepare: Callable[[], Any] = lambda: None) -> Measured:
         return measure(name, repeats, request, prepare, server)
@@ -273,18 +287,21 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
         timed("hello", lambda: host.get(HELLO_PATH)),
         timed("move: a pass (host, htmx)", a_pass, read_version),
         timed("move: a score entry (host, htmx)", a_score_entry, read_version),
-        timed("after a change, first of its view: host region", host_fetch(host), a_change),
-        timed("after a change, first of its view: seated phone", phone_fetch(phone), a_change),
+        timed("after a move: host region (kept by the move)", host_fetch(host), a_change),
+        timed("after a move: seated phone (board kept by the move)", phone_fetch(phone), a_change),
+        timed("after a move: 2nd member (kept render)", host_fetch(second_member), change_seen_by(host_fetch(host))),
+        timed("after a move: watcher (kept render)", phone_fetch(watching), a_change),
+        timed("not kept ahead, first of its view: host region", host_fetch(host), a_change_in_italian),
+        timed("not kept ahead, first of its view: seated phone", phone_fetch(phone), a_change_in_italian),
         timed(
-            "after a change, 2nd seated phone (board kept)",
+            "not kept ahead: 2nd seated phone (board kept by the 1st)",
             phone_fetch(another_phone),
-            change_seen_by(phone_fetch(phone)),
+            change_seen_by_in_italian(phone_fetch(phone)),
         ),
-        timed("after a change, kept render: 2nd member", host_fetch(second_member), change_seen_by(host_fetch(host))),
         timed(
-            "after a change, kept render: 2nd watcher",
+            "not kept ahead: 2nd watcher (kept by the 1st)",
             phone_fetch(another_watching),
-            change_seen_by(phone_fetch(watching)),
+            change_seen_by_in_italian(phone_fetch(watching)),
         ),
     ]
     etag = fetch(phone, f"/j/{code}/live/", **{"HX-Request": "true"})["ETag"]

@@ -80,7 +80,7 @@ def live_response(
 
     ``varies`` names what else the rendering depends on (the viewer, its seat, ...).
     """
-    rest = [get_language(), request.GET.urlencode(), *(f"{k}={v}" for k, v in sorted(varies.items()))]
+    rest = _rest(request.GET.urlencode(), varies)
     etag = _etag(shown.version, rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = _not_modified(etag)
@@ -212,6 +212,34 @@ def _shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
     return Shown(session_id, night_id, version or 0, revision)
 
 
+def keep_render(
+    request: HttpRequest, *, path: str, shown: Shown, render: Callable[[], HttpResponse], **varies: Any
+) -> None:
+    """Keeps ``render()`` as the answer to the devices that will fetch ``path`` (with no query,
+    in this request's language, with ``varies`` as ``live_response`` is given them) at
+    ``shown``'s versions. A move calls it before the table hears of the version it made
+    (``services.append_event``): the render a version costs is then paid by the move, once,
+    and no device's fetch pays it."""
+    etag = _etag(shown.version, _rest("", varies))
+    _keep(_render_key(request.get_host(), path, etag), render())
+
+
+def keep_guest_board(request: HttpRequest, session: GameSession, *, code: str, shown: Shown) -> None:
+    """Keeps the board of ``session`` as the phones joined with ``code`` show it
+    (``with_shared_board``), for a move to call as ``keep_render``: each seated phone then
+    renders only its own part."""
+    context = live_context(session, viewer="guest", shown=shown)
+    context["code"] = code
+    key = _board_key(context)
+    if key is not None:  # a version a move just made: nobody has rendered it yet
+        _rendered_board(request, context, key)
+
+
+def _rest(query: str, varies: dict[str, Any]) -> list[str]:
+    """The parts of an ETag besides the versions: the language, the page's query and ``varies``."""
+    return [get_language(), query, *(f"{k}={v}" for k, v in sorted(varies.items()))]
+
+
 def _etag(version: str, rest: list[str]) -> str:
     return '"' + "-".join([version, *rest]).replace('"', "") + '"'
 
@@ -240,13 +268,13 @@ IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 NO_KEPT_RENDER = "_babel_no_kept_render"
 
 
-def _render_key(request: HttpRequest, etag: str) -> str:
-    return "live-render:" + hashlib.sha256(f"{request.get_host()} {request.path} {etag}".encode()).hexdigest()
+def _render_key(host: str, path: str, etag: str) -> str:
+    return "live-render:" + hashlib.sha256(f"{host} {path} {etag}".encode()).hexdigest()
 
 
 def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
     """The render a device already had under this ETag, made this device's own."""
-    key = _render_key(request, etag)
+    key = _render_key(request.get_host(), request.path, etag)
     if getattr(request, NO_KEPT_RENDER, None) == key:  # asked already (``from_ticket``)
         return None
     kept = caching.get(key)
@@ -261,10 +289,15 @@ def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
 def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
     """``render()``'s answer, kept for the next device of this ETag when it is a page."""
     response = render()
+    _keep(_render_key(request.get_host(), request.path, etag), response)
+    return _revalidated(response, etag)
+
+
+def _keep(key: str, response: HttpResponse) -> None:
+    """Keeps ``response`` under ``key`` for the next devices, when it is a page."""
     if response.status_code == 200:
         kept = (zlib.compress(response.content, 1), response["Content-Type"])
-        caching.add(_render_key(request, etag), kept, timeout=RENDER_SECONDS)
-    return _revalidated(response, etag)
+        caching.add(key, kept, timeout=RENDER_SECONDS)
 
 
 def for_this_device(request: HttpRequest, body: str) -> str:
@@ -284,20 +317,32 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
     every phone of the same view: a seat's own part (its hand, its offer) is small, the board
     (the towers, the wonders, the rows) is most of a phone's render, and each of a table's
     seated phones renders its region anew after every move."""
-    session, template = context.get("session"), context.get("board_template")
-    if session is None or not template:
+    key = _board_key(context)
+    if key is None:
         return
-    view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
-    view.append(context.get("hints", False))
-    key = "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
     kept = caching.get(key)
-    html: str
     if kept is None:
-        html = render_to_string(template, context, request=request)
-        caching.add(key, zlib.compress(html.encode(), 1), timeout=RENDER_SECONDS)
+        html = _rendered_board(request, context, key)
     else:
         html = for_this_device(request, zlib.decompress(kept).decode())
     context["board_html"] = mark_safe(html)  # the template engine rendered it, escaping included
+
+
+def _board_key(context: dict[str, Any]) -> str | None:
+    """The key of the board ``context`` shows, the same for every phone of its view; None when
+    it shows none."""
+    session, template = context.get("session"), context.get("board_template")
+    if session is None or not template:
+        return None
+    view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
+    view.append(context.get("hints", False))
+    return "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
+
+
+def _rendered_board(request: HttpRequest, context: dict[str, Any], key: str) -> str:
+    html = render_to_string(context["board_template"], context, request=request)
+    caching.add(key, zlib.compress(html.encode(), 1), timeout=RENDER_SECONDS)
+    return html
 
 
 def region_version(version: int, revision: int) -> str:

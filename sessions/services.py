@@ -252,8 +252,13 @@ def append_event(
     author: User | None = None,
     author_label: str = "",
     idempotency_key: str | None = None,
+    before_announce: Callable[[GameSession], None] | None = None,
 ) -> EventOutcome:
-    """Record one event after the engine accepts it; finishing writes the Results too."""
+    """Record one event after the engine accepts it; finishing writes the Results too.
+
+    ``before_announce(session)`` runs once the event is committed, before the table's devices
+    hear of it: the mover's chance to render what they will fetch (``sessions.live``). What it
+    raises is logged: the move stands, and the devices render for themselves."""
     payload = dict(payload or {})
     if len(payload) > MAX_PAYLOAD_KEYS:
         raise RuleError(gettext_noop("Too much data in one event."), field="payload")
@@ -267,7 +272,15 @@ def append_event(
                     return EventOutcome(session=session, event=repeat, created=False)
             if session.version != expected_version:
                 raise StaleWrite(session)
-            event = _record(session, type=type, payload=payload, author=author, author_label=author_label, key=key)
+            event = _record(
+                session,
+                type=type,
+                payload=payload,
+                author=author,
+                author_label=author_label,
+                key=key,
+                before_announce=before_announce,
+            )
     except IntegrityError:
         # Another writer took this sequence number (or key) between our read and write.
         fresh = GameSession.objects.get(pk=session_id)
@@ -286,6 +299,7 @@ def _record(
     author: User | None,
     author_label: str,
     key: str | None,
+    before_announce: Callable[[GameSession], None] | None,
 ) -> SessionEvent:
     rules = get_game(session.game).rules
     if type not in rules.event_types():
@@ -326,6 +340,11 @@ def _record(
 
     def committed() -> None:
         caching.set_many(moved, timeout=VERSION_CACHE_SECONDS)
+        if before_announce is not None:
+            try:
+                before_announce(session)
+            except Exception:  # a render for the devices, not the move: they render for themselves
+                logger.exception("rendering session %s at version %s ahead of its devices failed", session_id, version)
         push.announce(night_id=night_id, session_id=session_id, version=version)
 
     transaction.on_commit(committed)

@@ -21,9 +21,10 @@ def table(request, session):
 def test_a_pass_from_the_host_costs_at_most_8_queries(member_client, table, django_assert_max_num_queries):
     session, _seats, _code = table
     # login (2: the Django session and the account), the session (1: a move does not read its
-    # seats), the write (5 with its savepoint). Nothing is rendered: the region fetches itself,
-    # one render a version for every member's screen. It was 13 with the region rendered in
-    # the answer, and 19 before that.
+    # seats), the write (5 with its savepoint). The answer renders nothing: the region fetches
+    # itself, one render a version for every member's screen (which the move renders once
+    # committed: tests/test_kept_ahead.py counts it). It was 13 with the region rendered in the
+    # answer, and 19 before that.
     with django_assert_max_num_queries(8):
         answer = member_client.post(f"/s/{session.pk}/play/pass/", {"expected_version": session.version}, headers=HTMX)
     assert answer.status_code == 204

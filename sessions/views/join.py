@@ -43,6 +43,7 @@ from sessions.live import (
     with_shared_board,
 )
 from sessions.models import GameSession, GuestDevice
+from sessions.regions import keep_ahead
 from sessions.rule_messages import describe
 
 logger = logging.getLogger(__name__)
@@ -445,6 +446,8 @@ def guest_act(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
                 payload=board.phone_payload(event_type, request.POST, seat=seat, session=current),
                 author_label=phone.player.name,
                 idempotency_key=request.POST.get("idempotency_key") or None,
+                # The host's screen shows no hints unless switched on: its region is kept without them.
+                before_announce=lambda written: keep_ahead(request, written, hints=False),
             )
         except services.StaleWrite:
             continue

@@ -20,34 +20,20 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import session as core
-from scoring.babel_on import engine as bo
 from scoring.errors import RuleError
-from scoring.seven_wonders import engine as sw
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
-from sessions.event_words import described, told_with_latest
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import (
-    Shown,
-    from_ticket,
-    held_ticket,
-    live_context,
-    live_response,
-    region_shown,
-    shown_board,
-)
+from sessions.live import Shown, from_ticket, held_ticket, live_response, region_shown
 from sessions.models import GameSession, JoinCode
+from sessions.regions import REGION_TEMPLATE, keep_ahead, region_varies, render_region, seat_names, session_context
 from sessions.rule_messages import describe
 
 ACTIONS = {"start": core.START, "finish": core.FINISH, "abandon": core.ABANDON, "undo": core.UNDO}
-
-
-def seat_names(session: GameSession) -> list[tuple[str, str]]:
-    return [(seat.key, seat.player.name) for seat in session.seats.all()]
 
 
 def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
@@ -56,64 +42,10 @@ def unnamed_seats(session: GameSession) -> list[tuple[str, str]]:
     return [(key, key) for key in session.state["entry"]["seats"]]
 
 
-# Moves that end something (a player's game, an age): the host's page offers to undo them at
-# once, in case of a slip of the finger.
-ENDING_MOVES = frozenset({bo.KNOCK, sw.END_AGE})
-
-
-def session_context(
-    request: MemberRequest,
-    session: GameSession,
-    *,
-    query: QueryDict | None = None,
-    hints: bool | None = None,
-    revision: int | None = None,
-    **forms: Any,
-) -> dict[str, Any]:
-    """The session page's context; ``query`` says what the board's controls show (the page's
-    query, or a refused form's post: Tower of Babel's build form needs its disc); ``hints`` as
-    a live fetch's ticket says, else as this browser chose; ``revision``, the night's, when a
-    live fetch read it already."""
-    game = get_game(session.game)
-    seats = seat_names(session)
-    initial = {"expected_version": session.version}
-    said, latest = told_with_latest(session)
-    shown = region_shown(session, revision=revision)
-    phones = selectors.host_phones(session, revision=shown.revision)
-    hints = hints_on(request, session.pk) if hints is None else hints
-    context = {
-        **live_context(session, viewer="member", hints=hints, said=said, shown=shown),
-        "night": session.night,
-        "group": session.group,
-        "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
-        "places_form": PlacesForm(initial=initial, seats=seats),
-        "action_form": VersionedForm(initial=initial),
-        "code_form": IdempotentForm(),
-        "join_code": phones.join_code,
-        "phone_seats": phones.seats,
-        # The join code and the phones panel are kept rendered for as long as their data is.
-        "night_revision": shown.revision,
-        "night_kept_seconds": selectors.NIGHT_REVISION_SECONDS,
-        "join_url": None,
-        "events": described(latest, said),
-        "ended_something": bool(latest) and latest[0].type in ENDING_MOVES,
-        "can_undo": session.is_open or session.status == core.ABANDONED,
-    }
-    board = shown_board(session)
-    if board is not None and session.status in (core.PLAYING, core.SCORING):
-        context.update(board.controls_context(session, query if query is not None else request.GET))
-        context["controls_template"] = board.CONTROLS_TEMPLATE
-        context["play_form"] = VersionedForm(initial=initial)
-    context.update(forms)
-    if context["join_code"] is not None:
-        context["join_url"] = request.build_absolute_uri(reverse("guest", args=[context["join_code"].code]))
-    return context
-
-
 def render_session(
     request: MemberRequest, session: GameSession, *, status: int = 200, query: QueryDict | None = None, **forms: Any
 ) -> HttpResponse:
-    template = "sessions/_session.html" if request.htmx else "sessions/detail.html"
+    template = REGION_TEMPLATE if request.htmx else "sessions/detail.html"
     return render(request, template, session_context(request, session, query=query, **forms), status=status)
 
 
@@ -156,12 +88,8 @@ def _region(request: MemberRequest, shown: Shown, session: Callable[[], GameSess
     return live_response(
         request,
         shown=shown,
-        render=lambda: render(
-            request, "sessions/_session.html", session_context(request, session(), hints=hints, revision=shown.revision)
-        ),
-        session=shown.session_id,
-        viewer="member",
-        hints=hints,
+        render=lambda: render_region(request, session(), hints=hints, revision=shown.revision),
+        **region_varies(shown, hints=hints),
     )
 
 
@@ -255,6 +183,7 @@ def _write(
             payload=payload(),
             author=request.user,
             idempotency_key=form.cleaned_data["idempotency_key"],
+            before_announce=lambda written: keep_ahead(request, written, hints=hints_on(request, session.pk)),
         )
     except services.StaleWrite as stale:
         fresh = selectors.session_of_member(request.user, stale.session.pk)
@@ -265,8 +194,8 @@ def _write(
         return _refused(request, session, form, form_name=form_name, status=400, error=error)
     if request.htmx and session.is_open and outcome.session.is_open:
         # A move within a game: the region then fetches itself like every member's screen
-        # (static/js/app.js), so a version is rendered once for all of them, not once more in
-        # the mover's answer (sessions/live.py). A game that opens or closes changes its page.
+        # (static/js/app.js), and gets the render the move kept for all of them (``keep_ahead``),
+        # not one more in the mover's answer. A game that opens or closes changes its page.
         answer = HttpResponse(status=204)
         answer[MOVED_TO] = str(outcome.session.version)
         return answer
