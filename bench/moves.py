@@ -31,7 +31,10 @@ On a Tower of Babel table of 3 players, each with a phone:
 - the same fetches after a change that nobody rendered ahead for them: a pass made in another
   language (Italian) than theirs (English), as by a phone of another language at the table;
   the first device of a view then renders it;
-- a phone's 304 (its version unchanged).
+- a phone's 304 (its version unchanged);
+- a table's cycle: the host's pass and the six devices' fetches after it, measured as one (what
+  a move costs the server in all, whoever renders what: two cores give 2,000 ms of CPU a
+  second, so a table moving once a second can be held at most 2,000 / this many times over).
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
 sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
@@ -316,6 +319,16 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
 
     results.append(timed("phone 304 (nothing new)", phone_304))
     results.append(timed("phone 304, no ticket (checked in full)", phone_304_in_full))
+
+    def a_cycle() -> None:
+        """What one move costs the table's server in all: the move, then each device's fetch."""
+        a_pass()
+        for fetched in (host_fetch(host), host_fetch(second_member)):
+            fetched()
+        for device in (phone, another_phone, watching, another_watching):
+            phone_fetch(device)()
+
+    results.append(timed("a table's cycle: the pass and its 6 devices' fetches", a_cycle, read_version))
     return results
 
 
