@@ -34,7 +34,9 @@ On a Tower of Babel table of 3 players, each with a phone:
 - a phone's 304 (its version unchanged);
 - a table's cycle: the host's pass and the six devices' fetches after it, measured as one (what
   a move costs the server in all, whoever renders what: two cores give 2,000 ms of CPU a
-  second, so a table moving once a second can be held at most 2,000 / this many times over).
+  second, so a table moving once a second can be held at most 2,000 / this many times over);
+  through the server, once more with the six fetches sent at once, as a push makes the devices
+  send them: the devices of a view that ask for a render nobody has kept yet each render it.
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
 sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
@@ -52,6 +54,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.message import Message
 from pathlib import Path
@@ -320,15 +323,28 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
     results.append(timed("phone 304 (nothing new)", phone_304))
     results.append(timed("phone 304, no ticket (checked in full)", phone_304_in_full))
 
+    fetches_after_a_move = [
+        host_fetch(host),
+        host_fetch(second_member),
+        *(phone_fetch(device) for device in (phone, another_phone, watching, another_watching)),
+    ]
+
     def a_cycle() -> None:
         """What one move costs the table's server in all: the move, then each device's fetch."""
         a_pass()
-        for fetched in (host_fetch(host), host_fetch(second_member)):
+        for fetched in fetches_after_a_move:
             fetched()
-        for device in (phone, another_phone, watching, another_watching):
-            phone_fetch(device)()
+
+    def a_cycle_at_once() -> None:
+        """The same, the six fetches sent at once, as the push makes the devices send them."""
+        a_pass()
+        with ThreadPoolExecutor(max_workers=len(fetches_after_a_move)) as devices:
+            for sent in [devices.submit(fetched) for fetched in fetches_after_a_move]:
+                sent.result()
 
     results.append(timed("a table's cycle: the pass and its 6 devices' fetches", a_cycle, read_version))
+    if server is not None:  # in-process, the test client answers one request at a time
+        results.append(timed("a table's cycle, the 6 fetches at once", a_cycle_at_once, read_version))
     return results
 
 
