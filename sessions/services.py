@@ -257,7 +257,7 @@ def append_event(
     """Record one event after the engine accepts it; finishing writes the Results too.
 
     ``before_announce(session)`` runs once the event is committed, before the table's devices
-    hear of it: the mover's chance to render what they will fetch (``sessions.live``). What it
+    hear of it: the mover's chance to render what they will fetch (``regions.keep_ahead``). What it
     raises is logged: the move stands, and the devices render for themselves."""
     payload = dict(payload or {})
     if len(payload) > MAX_PAYLOAD_KEYS:
