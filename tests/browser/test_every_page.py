@@ -31,6 +31,7 @@ pytestmark = pytest.mark.browser
 AXE = (Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js").read_text()
 WIDTHS = {"phone": 390, "laptop": 1280}
 THEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+SCREENSHOT_MS = 30_000
 BLOCKING = ("serious", "critical")
 
 
@@ -152,7 +153,10 @@ def test_every_page_passes_axe_and_fits_a_phone_in_both_themes(new_context: Open
             page.emulate_media(color_scheme=theme)
             for width_name, width in WIDTHS.items():
                 page.set_viewport_size({"width": width, "height": 900})
-                page.screenshot(path=screenshots / f"{shown.name}-{width_name}-{theme}.png", full_page=True)
+                # An artifact to look at, not a check: capturing a whole page once took over the
+                # contexts' 10 s in CI on this machine (stop 26), and failed the tour.
+                shot = screenshots / f"{shown.name}-{width_name}-{theme}.png"
+                page.screenshot(path=shot, full_page=True, timeout=SCREENSHOT_MS)
                 found += [f"{shown.name} {width_name} {theme}: {v}" for v in violations(page)]
                 found += [f"{shown.name} {width_name}: a tap target under 44px: {t}" for t in too_small(page)]
                 if width_name == "phone":
