@@ -51,12 +51,10 @@ def phone_move_keys(context: template.Context, move: str, form_id: str, *, fresh
     in its turn has one in each of its forms (up to nine), and an include took 28 us."""
     session = context.get("session")  # (a board's template rendered alone may have none)
     fields = format_html(
-        '<input type="hidden" name="move" value="{}"><input type="hidden" name="session" value="{}">'
-        '<input type="hidden" name="idempotency_key" value="{}"><input type="hidden" name="form" value="{}">',
+        '<input type="hidden" name="move" value="{}"><input type="hidden" name="session" value="{}">{}',
         move,
         getattr(session, "pk", ""),
-        fresh_idempotency_key(),
-        form_id,
+        _own_keys(form_id),
     )
     if fresh:
         fields += format_html(
@@ -71,7 +69,12 @@ def play_keys(context: template.Context, form_id: str) -> SafeString:
     idempotency key of this form's own (one per form and rendering, as on the phones), and
     which form it is (``form_id``, also the form's id), so that a refused or stale send comes
     back in this form with what was typed."""
-    return form_keys(context["play_form"], "expected_version") + format_html(
+    return form_keys(context["play_form"], "expected_version") + _own_keys(form_id)
+
+
+def _own_keys(form_id: str) -> SafeString:
+    """A form's idempotency key of its own and which form it is."""
+    return format_html(
         '<input type="hidden" name="idempotency_key" value="{}"><input type="hidden" name="form" value="{}">',
         fresh_idempotency_key(),
         form_id,
