@@ -363,6 +363,16 @@ class PlayerRating(models.Model):
     plays = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     last_played = models.DateTimeField(null=True, blank=True)
+    # The player page's figures, kept here so that it reads a row per game, however many
+    # times the player has played. Scores only in a game's row (two games' scores do not add
+    # up); ``scored`` counts the plays with a score (a game played by places has none).
+    best = models.IntegerField(null=True, blank=True)
+    worst = models.IntegerField(null=True, blank=True)
+    score_sum = models.BigIntegerField(default=0)
+    scored = models.PositiveIntegerField(default=0)
+    # Wins in a row up to the last play, and the most ever, in the order of play.
+    streak = models.PositiveIntegerField(default=0)
+    longest_streak = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game")]

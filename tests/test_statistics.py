@@ -56,7 +56,10 @@ def snapshot():
     """Every statistics row, as comparable values (floats rounded)."""
     return {
         "ratings": sorted(
-            (r.player_id, r.game, round(r.mu, 9), round(r.sigma, 9), r.plays, r.wins, r.last_played)
+            (
+                *(r.player_id, r.game, round(r.mu, 9), round(r.sigma, 9), r.plays, r.wins, r.last_played),
+                *(getattr(r, name) for name in statistics.KEPT_FIGURES),
+            )
             for r in PlayerRating.objects.all()
         ),
         "histories": sorted(

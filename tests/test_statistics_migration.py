@@ -1,12 +1,27 @@
 """The rating history moved from a row per result into a row per player and year (migration 0005),
-then from ``jsonb`` into JSON text (0015)."""
+then from ``jsonb`` into JSON text (0015); the derived rows lost their foreign keys (0017); the
+rating rows keep the player page's figures (0018)."""
 
 import datetime
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
-from sessions.models import RatingHistory
+from sessions import tasks
+from sessions.models import PlayerRating, RatingHistory
+from sessions.statistics.services import KEPT_FIGURES
 from tests.conftest import migrate_to
+from tests.test_statistics import play
+
+
+@pytest.fixture(autouse=True)
+def _latest_schema_afterwards():
+    """Each test leaves the database as the other tests' files need it: migrated to the end."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
 
 BEFORE = [("babel", "0004_plain_results")]
 AFTER = [("babel", "0005_rating_history_per_player_and_year")]
@@ -85,3 +100,32 @@ def test_the_tallies_and_counted_sessions_keep_their_rows_when_their_foreign_key
     assert kept(migrate_to(after)) == was
     assert kept(migrate_to(before)) == was
     assert kept(migrate_to(after)) == was
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_rows_get_the_figures_and_streaks_the_statistics_would_have_kept(night, players):
+    """0018 fills in what the tasks keep from now on, from the Results they counted."""
+    ada, bruno, chiara, dieter = players
+    plays = [
+        ([ada, bruno, chiara], [30, 20, 10]),
+        ([ada, bruno, dieter], [25, 5, 0]),
+        ([ada, bruno, chiara], [1, 2, 3]),
+    ]
+    plays += [([bruno, chiara, dieter], [9, 9, 1]), ([ada, chiara, dieter], [40, 0, 0])]
+    for day, (seated, scores) in enumerate(plays):
+        tasks.update_statistics(play(night, seated, scores, days=day).pk)
+    tasks.update_statistics(play(night, [ada, bruno], [2, 1], game="babel-on", days=9, places=True).pk)
+    play(night, [chiara, bruno, dieter], [50, 0, 0], days=10)  # finished but not counted yet: left to its task
+
+    def figures():
+        return {(r.player_id, r.game): [getattr(r, name) for name in KEPT_FIGURES] for r in PlayerRating.objects.all()}
+
+    kept = figures()
+    assert kept[(ada.pk, "tower-of-babel")] == [40, 1, 96, 4, 1, 2]  # best, worst, sum, scored, streak, longest
+    assert kept[(ada.pk, "")][4:] == [0, 2]  # the places of Babel On! end the streak over all games
+    assert kept[(bruno.pk, "babel-on")] == [None, None, 0, 0, 1, 1]
+
+    migrate_to([("babel", "0017_derived_rows_without_foreign_keys")])
+    migrate_to([("babel", "0018_player_page_figures")])
+
+    assert figures() == kept

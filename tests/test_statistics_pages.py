@@ -124,16 +124,17 @@ def test_the_group_page_links_to_the_statistics(member_client, played, players):
     assert reverse("player_statistics", args=[players[0].pk]) in page
 
 
-def test_the_page_does_not_wait_for_the_task_and_the_rating_history_follows_once_it_has_run(
-    member_client, night, players
-):
+def test_the_page_does_not_wait_for_the_task_and_shows_the_session_once_it_has_run(member_client, night, players):
     session = play(night, players[:3], [10, 20, 30])
     url = reverse("player_statistics", args=[players[2].pk])
     page = member_client.get(url).content.decode()
-    assert "<dt>Wins</dt><dd>1</dd>" in page  # read from the Results
-    assert "<polyline" not in page  # the rating is not there yet
+    assert "No games finished yet." in page  # the figures are the task's: not counted yet
+    assert "<polyline" not in page
     tasks.update_statistics(session.pk)
-    assert "<polyline" in member_client.get(url).content.decode()
+    page = member_client.get(url).content.decode()
+    assert "<dt>Wins</dt><dd>1</dd>" in page
+    assert "<dt>Current win streak</dt><dd>1</dd>" in page
+    assert "<polyline" in page
 
 
 @pytest.mark.parametrize(("sessions", "people"), [(30, 6), (600, 40)])

@@ -67,6 +67,14 @@ class Rating:
     plays: int = 0
     wins: int = 0
     last_played: datetime | None = None
+    # As ``models.PlayerRating``: the scores of a game's rating (added by an update; a rebuild
+    # has the database sum them, see ``Scores``), and the win streaks, in the order of play.
+    best: int | None = None
+    worst: int | None = None
+    score_sum: int = 0
+    scored: int = 0
+    streak: int = 0
+    longest_streak: int = 0
 
     @classmethod
     def of(cls, mu: float, sigma: float, **counts: Any) -> Rating:
@@ -79,6 +87,14 @@ class Rating:
     @property
     def sigma(self) -> float:
         return self.skill.sigma
+
+    def count_score(self, score: int) -> None:
+        self.score_sum += score
+        self.scored += 1
+        if self.best is None or score > self.best:
+            self.best = score
+        if self.worst is None or score < self.worst:
+            self.worst = score
 
 
 @dataclass
@@ -164,13 +180,19 @@ class Replay:
         head = b'["%s",%d,"%s",' % (played_at.isoformat().encode(), session_id, game.encode())
         history, year = self.history, month.year
         for entry, game_rating, overall_rating in zip(entries, in_game, overall, strict=True):
-            won = entry.rank == 1
             game_rating.plays += 1
-            game_rating.wins += won
             game_rating.last_played = played_at
             overall_rating.plays += 1
-            overall_rating.wins += won
             overall_rating.last_played = played_at
+            if entry.rank == 1:
+                game_rating.wins += 1
+                overall_rating.wins += 1
+                for rating in (game_rating, overall_rating):
+                    rating.streak += 1
+                    if rating.streak > rating.longest_streak:
+                        rating.longest_streak = rating.streak
+            else:
+                game_rating.streak = overall_rating.streak = 0
             skill, whole = game_rating.skill, overall_rating.skill
             point = head + b"%.4f,%.4f,%.4f,%.4f]," % (skill.mu, skill.sigma, whole.mu, whole.sigma)
             points = history.get((entry.player_id, year))
@@ -185,6 +207,8 @@ class Replay:
         """Add the match to the monthly tallies, its game's totals and the counted sessions."""
         months = self.months
         for entry in match.entries:
+            if entry.score is not None:
+                self.ratings[(entry.player_id, match.game)].count_score(entry.score)
             month_key = (entry.player_id, match.game, month)
             tally = months.get(month_key)
             if tally is None:

@@ -1,10 +1,9 @@
 """Reads of the statistics, for the pages and the API. A few queries each, whatever the size.
 
-The player page reads the player's ratings and rating history (precomputed rows), its
-figures per game and its head-to-head records as the database sums them, and the places of
-its plays in order (for the streaks): a player of a large group sends no more rows than one of
-a small group, but for those places, one small number a play. The game page reads the game's totals row;
-the leaderboard reads the ratings, plus the monthly tallies for a period.
+The player page reads the player's rating rows (which keep its figures per game and its win
+streaks) and rating history, precomputed, and its head-to-head records as the database sums
+them from the player's plays. The game page reads the game's totals row; the leaderboard
+reads the ratings, plus the monthly tallies for a period.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from scoring import session as core
@@ -149,50 +148,34 @@ def _opponents(player: Player, shown: int) -> tuple[list[Opponent], list[Opponen
 def player_statistics(
     player: Player, *, opponents: int = OPPONENTS_SHOWN, history: int | None = None
 ) -> PlayerStatistics:
-    """A few queries whose answers do not grow with the group: ratings, the player's figures
-    per game (summed by the database), the places of the player's plays in order (the
-    streaks), the ``opponents`` opponents with the most shared plays (and those with enough
-    for a rival or a nemesis), and the rating history: its latest ``history`` points (read
-    from the newest years until there are enough), or all of it (``None``, the page's chart)."""
+    """A few queries whose answers do not grow with the group: the rating rows (a row per
+    game and one over all games, with the figures and streaks the statistics keep in them),
+    the ``opponents`` opponents with the most shared plays (and those with enough for a rival
+    or a nemesis), and the rating history: its latest ``history`` points (read from the newest
+    years until there are enough), or all of it (``None``, the page's chart)."""
     stats = PlayerStatistics(player=player)
-    lines: dict[str, GameLine] = {}
+    lines = []
     for row in PlayerRating.objects.filter(player=player):
         if row.game == OVERALL:
             stats.rating, stats.rated_plays = shown_rating(row.mu, row.sigma, row.plays), row.plays
+            stats.plays, stats.wins, stats.last_played = row.plays, row.wins, row.last_played
+            stats.current_streak, stats.longest_streak = row.streak, row.longest_streak
         else:
-            lines[row.game] = GameLine(
-                game=row.game,
-                name=game_name(row.game),
-                rating=shown_rating(row.mu, row.sigma, row.plays),
-                rated_plays=row.plays,
+            lines.append(
+                GameLine(
+                    game=row.game,
+                    name=game_name(row.game),
+                    plays=row.plays,
+                    wins=row.wins,
+                    best=row.best,
+                    worst=row.worst,
+                    score_sum=row.score_sum,
+                    scored=row.scored,
+                    rating=shown_rating(row.mu, row.sigma, row.plays),
+                    rated_plays=row.plays,
+                )
             )
-    played = Result.objects.filter(player=player, session__status=core.FINISHED)
-    per_game = played.values("session__game").annotate(
-        plays=Count("pk"),
-        wins=Count("pk", filter=Q(rank=1)),
-        best=Max("score"),
-        worst=Min("score"),
-        score_sum=Sum("score"),
-        scored=Count("score"),
-        last=Max("session__finished_at"),
-    )
-    for figures in per_game:
-        game = figures["session__game"]
-        line = lines.setdefault(game, GameLine(game=game, name=game_name(game)))
-        line.plays, line.wins = figures["plays"], figures["wins"]
-        line.best, line.worst = figures["best"], figures["worst"]
-        line.score_sum, line.scored = figures["score_sum"] or 0, figures["scored"]
-        stats.plays += line.plays
-        stats.wins += line.wins
-        last = figures["last"]
-        if last is not None and (stats.last_played is None or last > stats.last_played):
-            stats.last_played = last
-    streak = 0
-    for rank in played.order_by("session__finished_at", "session_id").values_list("rank", flat=True):
-        streak = streak + 1 if rank == 1 else 0
-        stats.longest_streak = max(stats.longest_streak, streak)
-    stats.current_streak = streak
-    stats.games = sorted(lines.values(), key=lambda g: (-g.plays, g.name))
+    stats.games = sorted(lines, key=lambda g: (-g.plays, g.name))
     shown, qualified, stats.opponent_count = _opponents(player, opponents)
     stats.opponents = shown
     # The nemesis beats you most often (and more often than you beat them); the rival is
