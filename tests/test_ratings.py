@@ -4,6 +4,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuceRating
 
 from sessions.statistics.ratings import MODEL, OVERALL, Entry, Match, Replay, conservative, rate_in_place
@@ -52,6 +54,65 @@ def test_the_overall_rating_counts_every_game_and_each_game_only_its_own():
     assert replay.ratings[(1, "babel-cubes")].wins == 0
     assert replay.ratings[(1, OVERALL)].wins == 1
     assert replay.ratings[(1, OVERALL)].last_played == START + timedelta(days=1)
+
+
+def test_win_streaks_run_in_the_order_of_play_in_each_game_and_over_all_games():
+    replay = Replay()
+    plays = [("babel-on", {1: 1, 2: 2}), ("babel-on", {1: 1, 2: 1}), ("babel-cubes", {1: 2, 2: 1})]
+    plays += [("babel-on", {1: 1, 2: 2}), ("babel-on", {1: 1, 2: 2})]
+    for day, (game, ranks) in enumerate(plays):
+        replay.add(match(day, game, ranks, days=day))
+    streaks = {key: (r.streak, r.longest_streak) for key, r in replay.ratings.items()}
+    assert streaks[(1, "babel-on")] == (4, 4)  # the shared first place is a win; the cube game is another game
+    assert streaks[(1, OVERALL)] == (2, 2)  # the lost cube game broke it
+    assert streaks[(2, OVERALL)] == (0, 2)
+    assert streaks[(2, "babel-cubes")] == (1, 1)
+
+
+def test_an_update_keeps_best_worst_and_the_sum_of_a_game_s_scores_and_skips_a_play_without_one():
+    replay = Replay()
+    replay.add(match(1, "tower-of-babel", {1: 1, 2: 2, 3: 3}, scores=[30, 20, -2]))
+    replay.add(match(2, "tower-of-babel", {1: 2, 2: 1, 3: 3}, scores=[25, 40, 1], days=1))
+    replay.add(match(3, "tower-of-babel", {1: 1, 2: 2, 3: 3}, days=2))  # places only
+    ada, chiara = replay.ratings[(1, "tower-of-babel")], replay.ratings[(3, "tower-of-babel")]
+    assert (ada.best, ada.worst, ada.score_sum, ada.scored, ada.plays) == (30, 25, 55, 2, 3)
+    assert (chiara.best, chiara.worst, chiara.score_sum) == (1, -2, -1)
+    assert replay.ratings[(1, OVERALL)].scored == 0  # two games' scores do not add up
+
+
+GAMES = ("babel-on", "tower-of-babel")
+PLAYS = st.lists(
+    st.tuples(
+        st.sampled_from(GAMES), st.lists(st.tuples(st.integers(1, 3), st.integers(-5, 60)), min_size=2, max_size=2)
+    ),
+    max_size=25,
+)
+
+
+@given(PLAYS)
+def test_the_kept_figures_are_those_of_the_player_s_plays_read_in_order(plays):
+    """Streaks, best, worst and sum as a plain reading of each player's plays gives them."""
+    replay, seen = Replay(), {}
+    for day, (game, (first, second)) in enumerate(plays):
+        ranks, scores = {1: first[0], 2: second[0]}, [first[1], second[1]]
+        replay.add(match(day, game, ranks, scores=scores, days=day))
+        for player, (rank, score) in ((1, first), (2, second)):
+            for key in ((player, game), (player, OVERALL)):
+                seen.setdefault(key, []).append((rank == 1, score))
+    for (player, game), results in seen.items():
+        rating, runs, run = replay.ratings[(player, game)], [0], 0
+        for won, _score in results:
+            run = run + 1 if won else 0
+            runs.append(run)
+        assert (rating.streak, rating.longest_streak) == (run, max(runs))
+        if game != OVERALL:
+            scores = [score for _won, score in results]
+            assert (rating.best, rating.worst, rating.score_sum, rating.scored) == (
+                max(scores),
+                min(scores),
+                sum(scores),
+                len(scores),
+            )
 
 
 def test_each_play_leaves_a_history_point_with_both_ratings_to_four_decimals():
