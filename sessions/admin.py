@@ -1,5 +1,11 @@
-from django.contrib import admin
+from functools import partial
+from typing import Any
 
+from django.contrib import admin
+from django.db import transaction
+from django.http import HttpRequest
+
+from scoring import session as core
 from sessions.models import (
     ApiToken,
     GameNight,
@@ -16,6 +22,7 @@ from sessions.models import (
     Seat,
     SessionEvent,
 )
+from sessions.services import enqueue_statistics_rebuild
 
 
 class MembershipInline(admin.TabularInline):
@@ -52,9 +59,18 @@ class ResultInline(admin.TabularInline):
 
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
+    """Staff may correct a finished session's results: the group's statistics are then rebuilt
+    (queued once the change is committed), as they count only what the tasks saw. A session is
+    not deleted here: its log is append-only (``SessionEventAdmin``)."""
+
     list_display = ["id", "game", "status", "version", "group", "created_at"]
     list_filter = ["game", "status"]
     inlines = [SeatInline, ResultInline]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if core.FINISHED in (form.instance.status, form.initial.get("status")):
+            transaction.on_commit(partial(enqueue_statistics_rebuild, form.instance.group_id))
 
 
 @admin.register(SessionEvent)
