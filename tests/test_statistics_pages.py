@@ -128,7 +128,7 @@ def test_the_page_does_not_wait_for_the_task_and_shows_the_session_once_it_has_r
     session = play(night, players[:3], [10, 20, 30])
     url = reverse("player_statistics", args=[players[2].pk])
     page = member_client.get(url).content.decode()
-    assert "No games finished yet." in page  # the figures are the task's: not counted yet
+    assert "No games counted yet." in page  # the figures are the task's
     assert "<polyline" not in page
     tasks.update_statistics(session.pk)
     page = member_client.get(url).content.decode()

@@ -50,7 +50,7 @@ def test_counts_of_games_read_as_games(member_client, rated, players):
     game = member_client.get(reverse("game_statistics", args=[rated.pk, "tower-of-babel"])).content.decode()
     assert f'<small class="muted">{MIN_RATED_PLAYS} games</small>' in game  # best rated
     page = member_client.get(reverse("player_statistics", args=[players[3].pk])).content.decode()
-    assert "No games finished yet." in page  # Dieter has not played
+    assert "No games counted yet." in page  # Dieter has not played
 
 
 def test_a_game_nobody_played_says_so_and_shows_no_empty_tables(member_client, rated):

@@ -18,6 +18,7 @@ from scoring.babel_cubes.engine import PLACE
 from sessions import services
 from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.models import GameSession, Group, Player
+from sessions.statistics import services as statistics
 
 DEMO_USER, DEMO_PASSWORD, DEMO_GROUP = "demo", "demo-table-2026", "Demo table"
 PLAYERS = ["Ada", "Bruno", "Chiara", "Dieter", "Élodie"]
@@ -49,10 +50,13 @@ class Command(BaseCommand):
             self.stdout.write("The demo group is already there.")
             return
         with transaction.atomic():
-            self._load()
+            group = self._load()
+            # Counted here, not left to the tasks the finished games queued: the demo shows its
+            # statistics whether or not a worker is running (the tasks then find them counted).
+            statistics.catch_up_group(group_id=group.pk)
         self.stdout.write(f"Loaded '{DEMO_GROUP}': log in as {DEMO_USER} / {DEMO_PASSWORD}")
 
-    def _load(self) -> None:
+    def _load(self) -> Group:
         user_model = get_user_model()
         user = user_model.objects.filter(username=DEMO_USER).first()
         if user is None:
@@ -69,6 +73,7 @@ class Command(BaseCommand):
         tracked = services.create_session(night=night, game=BABEL_CUBES, players=[players[0], players[1]])
         moves = [(PLACE, {"cell": c, "type": t, "bulges": b}) for c, t, b in CUBE_MOVES]
         self._play(tracked, user, [(core.START, {}), *moves, (core.FINISH, {})])
+        return group
 
     def _finish(
         self,
