@@ -68,7 +68,8 @@ class Rating:
     wins: int = 0
     last_played: datetime | None = None
     # As ``models.PlayerRating``: the scores of a game's rating (added by an update; a rebuild
-    # has the database sum them, see ``Scores``), and the win streaks, in the order of play.
+    # has the database sum them, see ``services.player_scores``), and the win streaks, in the
+    # order of play.
     best: int | None = None
     worst: int | None = None
     score_sum: int = 0

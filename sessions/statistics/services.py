@@ -135,8 +135,8 @@ def rebuild_group(*, group_id: int) -> Replay:
 
     Over the sessions finished up to a cutoff: a session finished after it, even one a task
     counted meanwhile, is left pending and the catch-up counts it after the rebuild (the same
-    numbers either way). The games' totals, the monthly tallies and the counted sessions are
-    summed by the database; Python replays the ratings.
+    numbers either way). The games' totals, the players' scores, the monthly tallies and the
+    counted sessions are summed by the database; Python replays the ratings and the streaks.
 
     On SQLite the replay happens before the write transaction: SQLite takes its write lock
     at BEGIN, and the phones must not wait for the replay. On PostgreSQL the transaction
