@@ -3,7 +3,10 @@
 import datetime
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sessions import services, tasks
 from sessions.models import Result
@@ -36,6 +39,37 @@ def test_head_to_head_is_pairwise_and_a_shared_first_place_is_a_win_for_each(nig
         "Bruno": (1, 0, 1, 0),
         "Dieter": (1, 0, 0, 1),  # a shared third place is a draw
     }
+
+
+class RolledBack(Exception):
+    """Ends a hypothesis example's transaction: each example starts from the same players."""
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.permutations(range(4)), st.lists(st.integers(1, 3), min_size=3, max_size=3)), max_size=6))
+def test_head_to_head_is_what_a_plain_reading_of_the_results_gives(night, players, plays):
+    """Each pair's record, as the database sums it, against the ranks read one result at a
+    time: the shared plays, the wins (a shared first place is one for each), the losses and
+    the draws."""
+    try:
+        with transaction.atomic():
+            for day, (order, scores) in enumerate(plays):
+                play(night, [players[i] for i in order[:3]], scores, days=day)
+            expected: dict[tuple[int, int], list[int]] = {}
+            for result in Result.objects.all():
+                for other in Result.objects.filter(session_id=result.session_id).exclude(pk=result.pk):
+                    record = expected.setdefault((result.player_id, other.player_id), [0, 0, 0, 0])
+                    record[0] += 1
+                    both_first = result.rank == other.rank == 1
+                    record[1 if result.rank < other.rank or both_first else 2 if result.rank > other.rank else 3] += 1
+            for player in players:
+                stats = selectors.player_statistics(player, opponents=len(players))
+                found = {(player.pk, o.player_id): [o.shared, o.wins, o.losses, o.draws] for o in stats.opponents}
+                assert found == {key: record for key, record in expected.items() if key[0] == player.pk}
+                assert stats.opponent_count == len(found)
+            raise RolledBack
+    except RolledBack:
+        pass
 
 
 def test_plays_wins_scores_streaks_and_last_played_per_game(night, players):

@@ -117,32 +117,38 @@ def _opponents(player: Player, shown: int) -> tuple[list[Opponent], list[Opponen
     MIN_SHARED_PLAYS shared plays (by name), and how many opponents the player has: one query,
     summed and ranked by the database, so a group of a thousand players sends only these rows.
     Head to head is pairwise: you beat everyone you finish above, and a shared first place is a
-    win for each."""
+    win for each; any other shared place is a draw, so the draws are the rest of the shared
+    plays. The names are joined once the plays are summed (a row per opponent, not per play)."""
     result, session, person = Result._meta.db_table, GameSession._meta.db_table, Player._meta.db_table
     sql = f"""
-        SELECT player_id, name, shared, wins, losses, draws, total FROM (
-            SELECT o.player_id, p.name, COUNT(*) AS shared,
+        WITH pairs AS (
+            SELECT o.player_id, COUNT(*) AS shared,
                 SUM(CASE WHEN m.rank < o.rank OR (m.rank = 1 AND o.rank = 1) THEN 1 ELSE 0 END) AS wins,
-                SUM(CASE WHEN m.rank > o.rank THEN 1 ELSE 0 END) AS losses,
-                SUM(CASE WHEN m.rank = o.rank AND m.rank <> 1 THEN 1 ELSE 0 END) AS draws,
-                ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, LOWER(p.name), o.player_id) AS position,
-                COUNT(*) OVER () AS total
+                SUM(CASE WHEN m.rank > o.rank THEN 1 ELSE 0 END) AS losses
             FROM {result} m
             JOIN {session} s ON s.id = m.session_id
             JOIN {result} o ON o.session_id = m.session_id AND o.player_id <> m.player_id
-            JOIN {person} p ON p.id = o.player_id
             WHERE m.player_id = %s AND s.status = %s
-            GROUP BY o.player_id, p.name
+            GROUP BY o.player_id
+        )
+        SELECT player_id, name, shared, wins, losses, total FROM (
+            SELECT pairs.*, p.name,
+                ROW_NUMBER() OVER (ORDER BY shared DESC, LOWER(p.name), pairs.player_id) AS position,
+                COUNT(*) OVER () AS total
+            FROM pairs JOIN {person} p ON p.id = pairs.player_id
         ) ranked
         WHERE position <= %s OR shared >= %s
         ORDER BY position"""
     with connection.cursor() as cursor:
         cursor.execute(sql, [player.pk, core.FINISHED, shown, MIN_SHARED_PLAYS])
         rows = cursor.fetchall()
-    found = [(position, Opponent(*row[:6])) for position, row in enumerate(rows, start=1)]
+    found = [
+        (position, Opponent(pk, name, shared, wins, losses, shared - wins - losses))
+        for position, (pk, name, shared, wins, losses, _total) in enumerate(rows, start=1)
+    ]
     most_shared = [opponent for position, opponent in found if position <= shown]
     qualified = sorted((o for _, o in found if o.shared >= MIN_SHARED_PLAYS), key=lambda o: o.name.lower())
-    return most_shared, qualified, rows[0][6] if rows else 0
+    return most_shared, qualified, rows[0][5] if rows else 0
 
 
 def player_statistics(
