@@ -3,6 +3,8 @@
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.statistics import generate
@@ -156,6 +158,21 @@ def test_the_pages_and_the_api_use_at_most_ten_queries_whatever_the_size(
     for url in pages:
         with django_assert_max_num_queries(10):
             assert member_client.get(url).status_code == 200
+
+
+def test_a_player_s_page_reads_the_results_only_for_head_to_head(member_client, group):
+    """The figures per game and the streaks come from the rating rows: only head to head sums
+    the player's plays (one query), so the rest of the page costs the same however often the
+    player has played."""
+    generate(group=group, players=6, sessions=60)
+    statistics.rebuild_group(group_id=group.pk)
+    player = group.players.order_by("pk").first()
+    for url in (reverse("player_statistics", args=[player.pk]), reverse("api-player-statistics", args=[player.pk])):
+        with CaptureQueriesContext(connection) as queries:
+            assert member_client.get(url).status_code == 200
+        reading_results = [q["sql"] for q in queries if Result._meta.db_table in q["sql"]]
+        assert len(reading_results) == 1
+        assert "WITH pairs AS" in reading_results[0]
 
 
 def test_long_lists_are_cut_on_the_page_and_say_how_many_more(member_client, group):
