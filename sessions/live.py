@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import uuid
 import zlib
 from collections.abc import Callable
@@ -224,15 +225,61 @@ def keep_render(
     _keep(_render_key(request.get_host(), path, etag), render())
 
 
-def keep_guest_board(request: HttpRequest, session: GameSession, *, code: str, shown: Shown) -> None:
-    """Keeps the board of ``session`` as the phones joined with ``code`` show it
-    (``with_shared_board``), for a move to call as ``keep_render``: each seated phone then
-    renders only its own part."""
-    context = live_context(session, viewer="guest", shown=shown)
-    context["code"] = code
+def keep_board(request: HttpRequest, session: GameSession, *, view: View, shown: Shown) -> None:
+    """Keeps the board of ``session`` as the devices of ``view`` (phones or table displays, in
+    the active language) show it (``with_shared_board``), for a move to call as ``keep_render``:
+    each seated phone then renders only its own part, and a display nothing."""
+    context = live_context(session, viewer=view.kind, hints=view.hints, shown=shown)
+    context["code"] = view.place
     key = _board_key(context)
     if key is not None:  # a version a move just made: nobody has rendered it yet
         _rendered_board(request, context, key)
+
+
+# What the screens of a session rendered for themselves lately (a view no move had kept
+# ahead), so that the next moves render it ahead whatever the mover's own language or hints
+# (``regions.keep_ahead``). A view is dropped this long after its devices last rendered it:
+# those that leave the table cost the moves that many seconds of renders at most, and those
+# that stay render one version of their own that often.
+SEEN_SECONDS = 600
+MEMBERS = "members"  # the members' region; a board's views are named by their viewer:
+GUEST = "guest"  # the phones' (``live_context``'s viewer)
+
+
+@dataclass(frozen=True, order=True)
+class View:
+    """A view of a session that devices share a render of: ``kind`` (the members' region, or
+    the board of the phones, "guest", or of the table displays, "table"), its language and
+    hints, and ``place``: the host the members' screens asked (their links are absolute), or
+    the join code the board's devices joined with."""
+
+    kind: str
+    language: str
+    hints: bool
+    place: str
+
+    @classmethod
+    def here(cls, kind: str, place: str, *, hints: bool) -> View:
+        """The view ``kind`` of ``place`` in the active language."""
+        return cls(kind, get_language(), hints, place)
+
+
+def note_view(session_id: int, view: View) -> None:
+    """Remembers that a device of ``view`` rendered it itself (``SEEN_SECONDS``)."""
+    key = _seen_key(session_id)
+    seen = caching.get(key) or {}
+    seen[view] = time.time()
+    caching.set_value(key, seen, timeout=SEEN_SECONDS)
+
+
+def views_seen(session_id: int) -> set[View]:
+    """The views of the session that its devices rendered within ``SEEN_SECONDS``."""
+    now = time.time()
+    return {view for view, at in (caching.get(_seen_key(session_id)) or {}).items() if now - at < SEEN_SECONDS}
+
+
+def _seen_key(session_id: int) -> str:
+    return f"live-seen:{session_id}"
 
 
 def _rest(query: str, varies: dict[str, Any]) -> list[str]:
@@ -323,6 +370,8 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
     kept = caching.get(key)
     if kept is None:
         html = _rendered_board(request, context, key)
+        view = View.here(context["viewer"], context.get("code", ""), hints=context.get("hints", False))
+        note_view(context["session"].pk, view)
     else:
         html = for_this_device(request, zlib.decompress(kept).decode())
     context["board_html"] = mark_safe(html)  # the template engine rendered it, escaping included

@@ -1,18 +1,24 @@
 """A move renders what the table's screens fetch next, once it is committed and before they
-hear of it (issue 16, items 2 and 3): the members' region and the phones' board of the version
-it made, in the mover's language. The host's screen then gets a kept render, and each seated
-phone renders only its own part; a screen in another language renders its own. A render that
-fails costs the devices a render of their own, never the move."""
+hear of it (issue 16, items 2 and 3): the members' region and the boards of the phones and
+table displays of the version it made, in each view the screens showed lately (a language,
+hints on or off) and the mover's own. The host's screen then gets a kept render, each seated
+phone renders only its own part, and a display nothing; a screen in a view nobody showed yet
+renders its own once. A render that fails costs the devices a render of their own, never the
+move."""
 
 from __future__ import annotations
 
 import re
+import time
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
 from django.test import Client
+from rest_framework.test import APIClient
 
-from sessions import push, regions
+from sessions import live, push, regions
+from sessions.api.tokens import create_api_token
 from sessions.models import GameSession
 from tests.conftest import client_for, started_tower
 
@@ -41,8 +47,8 @@ def _host_pass(client: Client, session: GameSession, captured: Any, **headers: s
     assert answer.status_code == 204
 
 
-def _seated(code: str, seat: str) -> Client:
-    phone = Client()
+def _seated(code: str, seat: str, **headers: str) -> Client:
+    phone = Client(headers=headers)
     phone.post(f"/j/{code}/seat/", {"seat": seat})
     return phone
 
@@ -105,13 +111,110 @@ def test_a_phones_move_keeps_the_hosts_region_and_the_other_phones_board(
     assert BOARD not in _templates(bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true"))
 
 
-def test_a_screen_in_another_language_renders_its_own(owner, session, django_capture_on_commit_callbacks):
+def test_a_screen_in_a_view_nobody_showed_yet_renders_its_own_once(
+    owner, session, django_capture_on_commit_callbacks
+):
     started_tower(session)
-    host = client_for(owner)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
     _host_pass(host, session, django_capture_on_commit_callbacks, **{"Accept-Language": "it"})
-    fetched = host.get(f"/s/{session.pk}/live/", headers=HTMX)  # in English
+    fetched = host.get(url, headers=HTMX)  # in English: the move kept Italian alone
     assert REGION in _templates(fetched)
-    assert 'lang="it"' not in fetched.content.decode()
+    assert "Points so far" in fetched.content.decode()
+    # The next move, in Italian again, keeps the English region that this screen showed too.
+    _host_pass(host, session, django_capture_on_commit_callbacks, **{"Accept-Language": "it"})
+    fetched = host.get(url, headers=HTMX)
+    assert REGION not in _templates(fetched)
+    assert "Points so far" in fetched.content.decode()
+    italian = host.get(url, headers={**HTMX, "Accept-Language": "it"})
+    assert REGION not in _templates(italian)
+    assert "Punti finora" in italian.content.decode()
+
+
+def test_a_phone_in_its_own_language_gets_its_board_kept_by_the_hosts_move(
+    owner, session, django_capture_on_commit_callbacks
+):
+    session, seats, code = started_tower(session)
+    host = client_for(owner)
+    bruno = _seated(code, seats[1], **{"Accept-Language": "it"})
+    assert "Tocca a" in bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true").content.decode()
+    _host_pass(host, session, django_capture_on_commit_callbacks)  # in English
+    fetched = bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    assert BOARD not in _templates(fetched)  # kept in Italian by the English move
+    assert "Tocca a" in fetched.content.decode()
+
+
+def test_a_phones_move_keeps_the_board_in_its_own_language_and_the_hosts_region_in_english(
+    owner, session, django_capture_on_commit_callbacks
+):
+    session, seats, code = started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    ada = _seated(code, seats[0], **{"Accept-Language": "it"})
+    chiara = _seated(code, seats[2], **{"Accept-Language": "it"})
+    host.get(url, headers=HTMX)  # the host's screen showed English
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = ada.post(
+            f"/j/{code}/act/", {"move": "pass", "session": session.pk, "expected_version": session.version}
+        )
+    assert moved.status_code == 302
+    fetched = chiara.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    assert BOARD not in _templates(fetched)
+    assert "Tocca a" in fetched.content.decode()
+    region = host.get(url, headers=HTMX)
+    assert REGION not in _templates(region)
+    assert "Points so far" in region.content.decode()
+
+
+def test_a_table_display_gets_its_board_kept_once_it_showed_one(
+    owner, session, django_capture_on_commit_callbacks
+):
+    session, _seats, code = started_tower(session)
+    display, url = Client(), f"/j/{code}/table/live/"
+    assert BOARD in _templates(display.get(url, HTTP_HX_REQUEST="true"))
+    _host_pass(client_for(owner), session, django_capture_on_commit_callbacks)
+    fetched = display.get(url, HTTP_HX_REQUEST="true")
+    assert fetched.status_code == 200
+    assert BOARD not in _templates(fetched)
+    session.refresh_from_db()
+    assert f'data-version="{session.version}.' in fetched.content.decode()
+
+
+def test_a_move_sent_through_the_api_keeps_what_the_tables_screens_show(
+    owner, session, django_capture_on_commit_callbacks
+):
+    session, seats, code = started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    bruno = _seated(code, seats[1], **{"Accept-Language": "it"})
+    host.get(url, headers=HTMX)
+    bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {create_api_token(user=owner, name='tests')[1]}")
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = api.post(
+            f"/api/v1/sessions/{session.pk}/events/",
+            {"type": "tob.pass", "expected_version": session.version, "payload": {}},
+            format="json",
+        )
+    assert moved.status_code == 201, moved.content
+    assert not moved.cookies  # the renders' CSRF token gave the API's answer no cookie
+    assert REGION not in _templates(host.get(url, headers=HTMX))
+    fetched = bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    assert BOARD not in _templates(fetched)
+    assert "Tocca a" in fetched.content.decode()
+
+
+def test_a_view_nobody_rendered_for_ten_minutes_is_no_longer_kept(
+    owner, session, django_capture_on_commit_callbacks
+):
+    started_tower(session)
+    host, url = client_for(owner), f"/s/{session.pk}/live/"
+    host.get(url, headers={**HTMX, "Accept-Language": "it"})  # an Italian screen, once
+    _host_pass(host, session, django_capture_on_commit_callbacks)
+    assert REGION not in _templates(host.get(url, headers={**HTMX, "Accept-Language": "it"}))  # kept
+    later = SimpleNamespace(time=lambda: time.time() + live.SEEN_SECONDS + 1)
+    with mock.patch.object(live, "time", later):
+        _host_pass(host, session, django_capture_on_commit_callbacks)
+        italian = host.get(url, headers={**HTMX, "Accept-Language": "it"})
+    assert REGION in _templates(italian)
 
 
 def test_the_renders_are_kept_before_the_table_hears_of_the_move(owner, session, django_capture_on_commit_callbacks):
@@ -151,9 +254,11 @@ def test_a_move_with_its_renders_costs_at_most_8_queries_on_a_table_in_play(
 ):
     session, seats, code = started_tower(session)
     host, bruno = client_for(owner), _seated(code, seats[1])
+    chiara = _seated(code, seats[2], **{"Accept-Language": "it"})  # the board is kept in two languages
     _host_pass(host, session, django_capture_on_commit_callbacks)  # the table's screens fetch: all is kept
     host.get(f"/s/{session.pk}/live/", headers=HTMX)
     bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+    chiara.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
     # The move's own 8 (login 2, the session 1, the write 5): the renders read all they need
     # from the version before's, kept by the screens that showed it.
     session.refresh_from_db()
