@@ -111,9 +111,7 @@ def test_a_phones_move_keeps_the_hosts_region_and_the_other_phones_board(
     assert BOARD not in _templates(bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true"))
 
 
-def test_a_screen_in_a_view_nobody_showed_yet_renders_its_own_once(
-    owner, session, django_capture_on_commit_callbacks
-):
+def test_a_screen_in_a_view_nobody_showed_yet_renders_its_own_once(owner, session, django_capture_on_commit_callbacks):
     started_tower(session)
     host, url = client_for(owner), f"/s/{session.pk}/live/"
     _host_pass(host, session, django_capture_on_commit_callbacks, **{"Accept-Language": "it"})
@@ -164,9 +162,7 @@ def test_a_phones_move_keeps_the_board_in_its_own_language_and_the_hosts_region_
     assert "Points so far" in region.content.decode()
 
 
-def test_a_table_display_gets_its_board_kept_once_it_showed_one(
-    owner, session, django_capture_on_commit_callbacks
-):
+def test_a_table_display_gets_its_board_kept_once_it_showed_one(owner, session, django_capture_on_commit_callbacks):
     session, _seats, code = started_tower(session)
     display, url = Client(), f"/j/{code}/table/live/"
     assert BOARD in _templates(display.get(url, HTTP_HX_REQUEST="true"))
@@ -202,9 +198,7 @@ def test_a_move_sent_through_the_api_keeps_what_the_tables_screens_show(
     assert "Tocca a" in fetched.content.decode()
 
 
-def test_a_view_nobody_rendered_for_ten_minutes_is_no_longer_kept(
-    owner, session, django_capture_on_commit_callbacks
-):
+def test_a_view_nobody_rendered_for_ten_minutes_is_no_longer_kept(owner, session, django_capture_on_commit_callbacks):
     started_tower(session)
     host, url = client_for(owner), f"/s/{session.pk}/live/"
     host.get(url, headers={**HTMX, "Accept-Language": "it"})  # an Italian screen, once
