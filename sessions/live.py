@@ -242,14 +242,15 @@ def keep_board(request: HttpRequest, session: GameSession, *, view: View, shown:
 # those that leave the table cost the moves that many seconds of renders at most, and those
 # that stay render one version of their own that often.
 SEEN_SECONDS = 600
-MEMBERS = "members"  # the members' region; a board's views are named by their viewer:
-GUEST = "guest"  # the phones' (``live_context``'s viewer)
+# A view's kind is ``live_context``'s viewer: the members' region, or a board's devices.
+MEMBER = "member"
+GUEST = "guest"  # the phones
 
 
 @dataclass(frozen=True, order=True)
 class View:
-    """A view of a session that devices share a render of: ``kind`` (the members' region, or
-    the board of the phones, "guest", or of the table displays, "table"), its language and
+    """A view of a session that devices share a render of: ``kind`` (the members' region,
+    "member", or the board of the phones, "guest", or of the table displays, "table"), its language and
     hints, and ``place``: the host the members' screens asked (their links are absolute), or
     the join code the board's devices joined with."""
 
@@ -265,7 +266,9 @@ class View:
 
 
 def note_view(session_id: int, view: View) -> None:
-    """Remembers that a device of ``view`` rendered it itself (``SEEN_SECONDS``)."""
+    """Remembers that a device of ``view`` rendered it itself (``SEEN_SECONDS``). Two devices
+    noting at once may lose one note: that view then renders its next version itself, and is
+    noted again."""
     key = _seen_key(session_id)
     seen = caching.get(key) or {}
     seen[view] = time.time()
@@ -462,8 +465,8 @@ def live_context(
     if board is not None:
         context.update(board.board_context(session))
         context["board_template"] = board.BOARD_TEMPLATE
-        context["controls"] = viewer == "member" and session.is_open
-        if viewer == "guest" and session.is_open:  # a phone at the table acts for its own seat
+        context["controls"] = viewer == MEMBER and session.is_open
+        if viewer == GUEST and session.is_open:  # a phone at the table acts for its own seat
             context.update(board.phone_context(session, seat))
             context["phone_template"] = board.PHONE_TEMPLATE
             context["my_seat"] = seat

@@ -24,7 +24,7 @@ from sessions.games import get_game
 from sessions.hints import hints_on
 from sessions.live import (
     GUEST,
-    MEMBERS,
+    MEMBER,
     Shown,
     View,
     keep_board,
@@ -70,7 +70,7 @@ def session_context(
     phones = selectors.host_phones(session, revision=shown.revision)
     hints = hints_on(request, session.pk) if hints is None else hints
     context = {
-        **live_context(session, viewer="member", hints=hints, said=said, shown=shown),
+        **live_context(session, viewer=MEMBER, hints=hints, said=said, shown=shown),
         "night": session.night,
         "group": session.group,
         "scores_form": ScoresForm(initial=initial, seats=seats, tiebreak=game.tiebreak_label),
@@ -101,7 +101,7 @@ def session_context(
 def render_region(request: HttpRequest, session: GameSession, *, hints: bool, revision: int) -> HttpResponse:
     """The members' region of ``session`` as a live fetch (no query) gets it when no move kept
     it: the view is noted, and the next moves render it ahead (``keep_ahead``)."""
-    note_view(session.pk, View.here(MEMBERS, request.get_host(), hints=hints))
+    note_view(session.pk, View.here(MEMBER, request.get_host(), hints=hints))
     return render(request, REGION_TEMPLATE, _region_context(request, session, hints=hints, revision=revision))
 
 
@@ -112,7 +112,7 @@ def _region_context(request: HttpRequest, session: GameSession, *, hints: bool, 
 def region_varies(shown: Shown, *, hints: bool) -> dict[str, Any]:
     """What the members' region depends on besides the versions (``live_response``'s
     ``varies``): a move keeps its render under the ETag a fetch will send."""
-    return {"session": shown.session_id, "viewer": "member", "hints": hints}
+    return {"session": shown.session_id, "viewer": MEMBER, "hints": hints}
 
 
 def keep_ahead(request: HttpRequest, written: GameSession, *, own: View | None) -> None:
@@ -130,11 +130,11 @@ def keep_ahead(request: HttpRequest, written: GameSession, *, own: View | None) 
     shown, host = region_shown(session), request.get_host()
     seen = views_seen(session.pk)
     # The region's links are absolute: a screen that asked another host renders its own.
-    members = {view for view in seen if view.kind == MEMBERS and view.place == host}
-    boards = {view for view in seen if view.kind != MEMBERS}
+    members = {view for view in seen if view.kind == MEMBER and view.place == host}
+    boards = {view for view in seen if view.kind != MEMBER}
     if own is not None:
-        (members if own.kind == MEMBERS else boards).add(own)
-    members = members or {View.here(MEMBERS, host, hints=False)}
+        (members if own.kind == MEMBER else boards).add(own)
+    members = members or {View.here(MEMBER, host, hints=False)}
     join_code = None
     for view in sorted(members):
         with translation.override(view.language):

@@ -28,7 +28,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import MEMBERS, Shown, View, from_ticket, held_ticket, live_response, region_shown
+from sessions.live import MEMBER, Shown, View, from_ticket, held_ticket, live_response, region_shown
 from sessions.models import GameSession, JoinCode
 from sessions.regions import REGION_TEMPLATE, keep_ahead, region_varies, render_region, seat_names, session_context
 from sessions.rule_messages import describe
@@ -206,7 +206,7 @@ def _write(
 
 def _own_view(request: MemberRequest, session: GameSession) -> View:
     """The view of the mover's own screen, the host's page, which fetches the region next."""
-    return View.here(MEMBERS, request.get_host(), hints=hints_on(request, session.pk))
+    return View.here(MEMBER, request.get_host(), hints=hints_on(request, session.pk))
 
 
 def _refused(
