@@ -120,7 +120,7 @@ def test_each_play_leaves_a_history_point_with_both_ratings_to_four_decimals():
     replay.add(match(7, "tower-of-babel", {1: 1, 2: 2, 3: 3}))
     [point] = replay.points((1, START.year))
     rating, overall = replay.ratings[(1, "tower-of-babel")], replay.ratings[(1, OVERALL)]
-    assert point[:3] == [START.isoformat(), 7, "tower-of-babel"]
+    assert point[:3] == ["2026-01-05T20:00:00.000000+00:00", 7, "tower-of-babel"]  # UTC, with microseconds
     assert point[3:] == [round(value, 4) for value in (rating.mu, rating.sigma, overall.mu, overall.sigma)]
     assert rating.mu != round(rating.mu, 4)  # the rating itself keeps every digit
 

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import DatabaseError, OperationalError, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from sessions import services, tasks
@@ -422,6 +422,27 @@ def test_a_rebuild_counts_a_play_near_midnight_in_the_local_month_as_the_update_
     assert snapshot() == counted
     expected = datetime.date(2026, 4, 1) if zone == "Europe/Rome" else datetime.date(2026, 3, 1)
     assert set(PlayerMonth.objects.values_list("month", flat=True)) == {expected}
+
+
+@pytest.mark.parametrize("zone", ["Europe/Rome", "America/New_York"])
+def test_the_database_dates_a_play_near_new_year_as_the_replay_does(night, players, settings, zone):
+    """PostgreSQL gives a rebuild each session's local month and history moment, which the
+    replay would otherwise work out itself: both must say the same."""
+    settings.TIME_ZONE = zone
+    late = play(night, players[:3], [10, 20, 30])
+    # 23:30 UTC on New Year's Eve: 2026 in Rome, still 2025 in New York
+    late.finished_at = datetime.datetime(2025, 12, 31, 23, 30, tzinfo=datetime.UTC)
+    late.save(update_fields=["finished_at"])
+    [match] = statistics.load_matches(group_id=night.group_id, details=False)
+    expected = datetime.date(2026, 1, 1) if zone == "Europe/Rome" else datetime.date(2025, 12, 1)
+    replay = Replay(tally=False)
+    assert replay.month(match.played_at) == expected
+    if connection.vendor == "postgresql":
+        assert (match.month, match.moment) == (expected, "2025-12-31T23:30:00.000000+00:00")
+    replay.add(match)
+    assert {year for _player, year in replay.history} == {expected.year}
+    [point] = replay.points((players[0].pk, expected.year))
+    assert point[0] == "2025-12-31T23:30:00.000000+00:00"
 
 
 def test_a_nightly_rebuild_mends_the_monthly_tallies_and_counted_sessions_and_leaves_the_right_rows_alone(

@@ -13,7 +13,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -53,6 +53,11 @@ class Match(NamedTuple):
     entries: tuple[Entry, ...]
     # The time as the database gave it, written back as is (None: convert ``played_at``).
     stored_at: Any = None
+    # What a rebuild's database works out once per session, where Python would per match
+    # (None: from ``played_at``): the local month (as ``Replay.month``), and the moment as
+    # the rating history writes it (``Replay.moment``).
+    month: date | None = None
+    moment: str | None = None
 
 
 @dataclass
@@ -157,7 +162,7 @@ class Replay:
     _zone: tzinfo = field(default_factory=timezone.get_current_timezone, repr=False, compare=False)
 
     def add(self, match: Match) -> None:
-        session_id, game, played_at, entries, _stored = match
+        session_id, game, played_at, entries, _stored, month, moment = match
         ratings, fresh = self.ratings, Rating.of
         in_game, overall = [], []
         for entry in entries:
@@ -175,10 +180,11 @@ class Replay:
             ranks = [entry.rank for entry in entries]
             rate_in_place([r.skill for r in in_game], ranks)
             rate_in_place([r.skill for r in overall], ranks)
-        month = self.month(played_at)
+        if month is None:
+            month = self.month(played_at)
         # json.dumps's text but for the floats' last digits: the moment and the game key need
         # no escape, and four decimals are more than the two a rating is shown with.
-        head = b'["%s",%d,"%s",' % (played_at.isoformat().encode(), session_id, game.encode())
+        head = b'["%s",%d,"%s",' % ((moment or self.moment(played_at)).encode(), session_id, game.encode())
         history, year = self.history, month.year
         for entry, game_rating, overall_rating in zip(entries, in_game, overall, strict=True):
             game_rating.plays += 1
@@ -235,6 +241,12 @@ class Replay:
         """The history of ``key``: [played at, session, game, mu, sigma, overall mu, overall sigma]."""
         loaded: list[list[Any]] = json.loads(self.history_json(key))
         return loaded
+
+    @staticmethod
+    def moment(played_at: datetime) -> str:
+        """A moment as the rating history keeps it: ISO 8601 in UTC, always with microseconds
+        (the text PostgreSQL gives a rebuild, see ``services.load_matches``)."""
+        return played_at.astimezone(UTC).isoformat(timespec="microseconds")
 
     def month(self, moment: datetime) -> date:
         """The first day of the local calendar month of a moment."""
