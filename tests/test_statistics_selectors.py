@@ -180,6 +180,24 @@ def test_results_of_other_groups_do_not_count(night, players, owner):
     assert Result.objects.count() == 6
 
 
+def test_each_length_of_the_head_to_head_list_is_the_start_of_the_whole_ranking(night, group, players):
+    """The database names only the opponents that can be listed (``selectors._opponents``):
+    whatever the length asked, with ties at its end, the list is the whole ranking's start."""
+    ada = players[0]
+    guests = [services.create_player(group=group, name=f"Guest {n}") for n in "FEDCBA"]
+    for day in range(8):  # Guests F and E share four plays with Ada, the other four two each
+        table = [ada, guests[day % 6], guests[(day * 5 + 1) % 6]]
+        counted(night, table, [[30, 20, 10], [10, 30, 20], [20, 10, 30]][day % 3], days=day)
+    whole = selectors.player_statistics(ada, opponents=100)
+    ranking = [(o.name, o.shared, o.wins, o.losses) for o in whole.opponents]
+    assert [shared for _name, shared, _wins, _losses in ranking] == [4, 4, 2, 2, 2, 2]
+    for shown in range(8):
+        stats = selectors.player_statistics(ada, opponents=shown)
+        assert [(o.name, o.shared, o.wins, o.losses) for o in stats.opponents] == ranking[:shown]
+        assert stats.opponent_count == 6
+        assert (stats.rival, stats.nemesis) == (whole.rival, whole.nemesis)
+
+
 def test_head_to_head_keeps_the_most_shared_opponents_and_counts_them_all(night, group, players):
     ada, bruno, chiara, dieter = players
     others = [services.create_player(group=group, name=f"Guest {n:02d}") for n in range(34)]
