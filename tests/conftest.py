@@ -11,6 +11,7 @@ from django.core.cache import cache, caches
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
+from django.utils import translation
 
 from babel_companion import celery_app
 from scoring.babel_cubes import solver
@@ -42,6 +43,16 @@ def _empty_cache() -> None:
     cache.clear()
     caches["fragments"].clear()
     selectors.forget_shown_sessions()
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Any:
+    """Each test starts in the site's language: the test client runs a request in this thread,
+    and the locale middleware leaves that request's language active after it (a test that
+    read a report in English after an Italian page got it in Italian)."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
