@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
 from django.db import connection
@@ -50,7 +51,7 @@ def _default_language() -> Any:
     """Each test starts in the site's language: the test client runs a request in this thread,
     and the locale middleware leaves that request's language active after it (a test that
     read a report in English after an Italian page got it in Italian)."""
-    translation.activate("en")
+    translation.activate(django_settings.LANGUAGE_CODE)
     yield
     translation.deactivate()
 

@@ -306,15 +306,16 @@ def load_matches(
         params.append(connection.ops.adapt_datetimefield_value(until))
     sql += f" ORDER BY {PLAYED_SQL}, s.id, r.rank, r.player_id"
     current: int | None = None
-    game, played, stored, month = "", timezone.now(), None, None
+    game, played, stored, month, moment = "", timezone.now(), None, None, None
     entries: list[Entry] = []
     for rows in _batches(sql, params, whole=session_ids is None, read_ahead=read_ahead):
         for row in rows:
             if row[0] != current:
                 if current is not None:
-                    yield Match(current, game, played, tuple(entries), stored, month, stored if on_postgresql else None)
+                    yield Match(current, game, played, tuple(entries), stored, month, moment)
                 current, game, stored, month, entries = row[0], row[1], row[2], row[3], []
                 played = _moment(stored)
+                moment = stored if on_postgresql else None  # PostgreSQL's text is the history's
             if details:
                 breakdown = row[8]
                 if isinstance(breakdown, str):
@@ -323,7 +324,7 @@ def load_matches(
             else:
                 entries.append(Entry(row[4], row[5]))
     if current is not None:
-        yield Match(current, game, played, tuple(entries), stored, month, stored if on_postgresql else None)
+        yield Match(current, game, played, tuple(entries), stored, month, moment)
 
 
 def _batches(sql: str, params: list[Any], *, whole: bool, read_ahead: bool) -> Iterator[list[Any]]:
@@ -472,6 +473,13 @@ def game_totals(*, group_id: int, until: datetime) -> dict[str, dict[str, Any]]:
     result, session, seat = (q(m._meta.db_table) for m in (Result, GameSession, Seat))
     where, params = _finished_until(group_id=group_id, until=until)
     totals: dict[str, dict[str, Any]] = {}
+
+    def of(game: str) -> dict[str, Any]:
+        data = totals.get(game)
+        if data is None:
+            data = totals[game] = Totals.empty()
+        return data
+
     with connection.cursor() as cursor:
         # The scores, the winners' scores and the seats in one pass, counted by all four:
         # three queries (one a join with the seats that PostgreSQL planned as a nested loop,
@@ -484,12 +492,10 @@ def game_totals(*, group_id: int, until: datetime) -> dict[str, dict[str, Any]]:
             params,
         )
         for game, score, order, won, count in cursor.fetchall():
-            data = totals.get(game)
-            if data is None:
-                data = totals[game] = Totals.empty()
+            data = of(game)
             if score is not None:
-                scores = data["scores"]
-                scores[str(score)] = scores.get(str(score), 0) + count
+                scores, key = data["scores"], str(score)
+                scores[key] = scores.get(key, 0) + count
                 if won:
                     winning = data["winning"]
                     winning["sum"] += score * count
@@ -514,7 +520,7 @@ def game_totals(*, group_id: int, until: datetime) -> dict[str, dict[str, Any]]:
             number = total if isinstance(total, int | float) else float(total)
             if isinstance(number, float) and number.is_integer():
                 number = int(number)
-            totals.setdefault(game, Totals.empty())["breakdown"][key] = [number, count]
+            of(game)["breakdown"][key] = [number, count]
     return totals
 
 
