@@ -245,6 +245,7 @@ SEEN_SECONDS = 600
 # A view's kind is ``live_context``'s viewer: the members' region, or a board's devices.
 MEMBER = "member"
 GUEST = "guest"  # the phones
+TABLE = "table"  # the table displays
 
 
 @dataclass(frozen=True, order=True)

@@ -34,6 +34,7 @@ from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
 from sessions.live import (
     GUEST,
+    TABLE,
     Shown,
     View,
     from_ticket,
@@ -317,7 +318,7 @@ def render_table(request: HtmxRequest, phone: GuestDevice, *, region: bool = Fal
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone}
     if session is not None:
         shown = region_shown(session, revision=phone.night.live_revision)
-        context.update(live_context(session, viewer="table", shown=shown))
+        context.update(live_context(session, viewer=TABLE, shown=shown))
         with_shared_board(request, context)  # once a version for every display of the night
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_table.html" if region or request.htmx else "table.html"
@@ -338,7 +339,7 @@ def table_display_live(request: HtmxRequest, code: str) -> HttpResponse:
         request,
         shown=shown,
         render=lambda: render_table(request, phone, region=True),
-        viewer="table",
+        viewer=TABLE,
         code=phone.join_code.code,
         session=shown.session_id or "",
     )
