@@ -383,6 +383,16 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
     return said.get(session.version, "")
 
 
+def undo_question(session: GameSession) -> str:
+    """What the host is asked before an undo: the move it takes back, in the log's words
+    (which never tell a secret: an offer, a drafted or a declared tile say only who made
+    them); the last step without words when that move is older than the words kept."""
+    in_effect = _told_now(session).in_effect
+    if in_effect:
+        return gettext("Undo “%(move)s”?") % {"move": in_effect[-1]}
+    return gettext("Undo the last step?")
+
+
 def described(latest: Sequence[LogLine], said: dict[int, str]) -> list[tuple[LogLine, str]]:
     """The ``latest`` events of a session (newest first), each with its sentence (from ``said``,
     ``sentences(session)``)."""

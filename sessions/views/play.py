@@ -23,6 +23,7 @@ from scoring import session as core
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
+from sessions.event_words import undo_question
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
@@ -49,9 +50,22 @@ def render_session(
     return render(request, template, session_context(request, session, query=query, **forms), status=status)
 
 
+# The host's "Undo last step" asks first, in words: the page with ``?undo`` asks "Undo “Ada
+# passed”?" next to the button (without JavaScript, the page itself is the question). The
+# answer names the version the question was asked at: a move made meanwhile on another
+# device makes it stale (409) rather than the undo of another step.
+UNDO_ASKED = "undo"
+# The question's other answer: nothing is undone.
+UNDO_KEPT = "keep"
+UNDO_STALE = gettext_lazy("Nothing was undone: the table moved on since you were asked.")
+
+
 @login_required
 def session_page(request: MemberRequest, session_id: int) -> HttpResponse:
-    return render_session(request, selectors.session_of_member(request.user, session_id))
+    session = selectors.session_of_member(request.user, session_id)
+    if UNDO_ASKED in request.GET and session.version:
+        return render_session(request, session, undo_question=undo_question(session))
+    return render_session(request, session)
 
 
 def session_live(request: MemberRequest, session_id: int) -> HttpResponse:
@@ -99,8 +113,11 @@ def session_action(request: MemberRequest, session_id: int, action: str) -> Http
     session = selectors.session_to_move(request.user, session_id)
     if action not in ACTIONS:
         return HttpResponse(status=404)
+    if action == "undo" and UNDO_KEPT in request.POST:
+        return render_session(request, session) if request.htmx else redirect("session", session_id=session.pk)
     form = VersionedForm(request.POST)
-    return _write(request, session, form, event_type=ACTIONS[action], payload=lambda: {}, form_name="action_form")
+    form_name = "undo_form" if action == "undo" else "action_form"
+    return _write(request, session, form, event_type=ACTIONS[action], payload=lambda: {}, form_name=form_name)
 
 
 @login_required
@@ -231,11 +248,15 @@ def _refused(
         if refill_sent_form(response, request.POST, messages=messages, field=field):
             return response
         return render_session(request, session, status=status, notice=" ".join(messages))  # the form is gone
-    if form_name == "action_form":
+    if form_name == "undo_form" and status == 409 and session.version:  # asked again: the step last now
+        return render_session(
+            request, session, status=status, undo_question=undo_question(session), undo_notice=UNDO_STALE
+        )
+    if form_name in ("action_form", "undo_form"):
         if error is not None:
             form.add_error(None, describe(error))
         notice = STALE if status == 409 else None
-        forms: dict[str, Any] = {form_name: form}
+        forms: dict[str, Any] = {"action_form": form}
         return render_session(request, session, status=status, notice=notice, **forms)
     data = request.POST.copy()
     if status == 409:
