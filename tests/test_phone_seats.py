@@ -53,7 +53,7 @@ def test_a_phone_cannot_take_a_seat_another_phone_holds(table):
     assert device_of(thief).requested_id == int(seats[1])
     page = thief.get(f"/j/{code}/").content.decode()
     assert "on another phone" in page
-    assert "Ask for this seat" in page
+    assert "on another phone: ask for this seat" in page
     assert "You are Bruno" not in page
 
 

@@ -326,7 +326,11 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
     if event_type == tob.PASS:
         return {"double_turn": "double_turn" in data}
     if event_type == tob.CHOOSE:
-        return {"wonder": data.get("wonder"), "disc": data.get("disc")}
+        # A phone's disc buttons share one form and carry the disc alone: its wonder is the one
+        # it lies on (the engine still checks that it does).
+        disc = data.get("disc")
+        lying_on = next((key for key, wonder in state["wonders"].items() if disc in wonder["discs"]), None)
+        return {"wonder": data.get("wonder") or lying_on, "disc": disc}
     if event_type == tob.OFFER:
         return phone_payload(event_type, data, seat=data.get("seat", ""), session=session)
     if event_type == tob.RESOLVE:

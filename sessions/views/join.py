@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -202,6 +203,16 @@ def join(request: HttpRequest) -> HttpResponse:
 # --- the phone's page ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class SeatChoice:
+    """A seat as the phone's chooser shows it: one button each, held ones to ask for."""
+
+    key: str
+    name: str
+    colour: str
+    held: bool  # by another phone of the night
+
+
 def _my_seat(phone: GuestDevice, session: GameSession) -> str | None:
     """The seat this phone acts for in the session: its player's, if it holds one there."""
     if phone.player_id is None:
@@ -235,7 +246,8 @@ def render_guest(
         context["my_key"] = seat
         held, context["requests"] = selectors.phones_of_seats(phone)
         context["seats"] = [
-            (s.key, s.player.name, s.player_id in held and held[s.player_id] != phone.pk) for s in session.seats.all()
+            SeatChoice(s.key, s.player.name, s.colour, s.player_id in held and held[s.player_id] != phone.pk)
+            for s in session.seats.all()
         ]
         with_shared_board(request, context)
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)

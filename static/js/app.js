@@ -176,6 +176,58 @@
     }
   });
 
+  // A phone's turn: when a panel that asks this phone to act appears (data-my-move says what
+  // it asks), the panel is brought into view and focused, the title says so, and the phone
+  // vibrates once, unless its switch is off (kept on this device). Someone typing into a form
+  // keeps the focus and the scroll: only the title and the vibration tell them.
+  var VIBRATE = "babel-vibrate";
+  function askedHere(live) {
+    var panel = live.querySelector("[data-my-move]");
+    return panel ? panel.getAttribute("data-my-move") : null;
+  }
+  function titleFor(panel) {
+    var game = document.querySelector("#guest h1"), heading = panel && panel.querySelector("h2, .msg.success");
+    if (!game) return;
+    document.title = (heading ? heading.textContent.trim() + " · " : "") + game.textContent.trim();
+  }
+  function vibrates() { return localStorage.getItem(VIBRATE) !== "off"; }
+  function callAttention(live) {
+    var panel = live.querySelector("[data-my-move]"), typing = document.activeElement;
+    titleFor(panel);
+    if (!panel) return;
+    if (vibrates() && navigator.vibrate) navigator.vibrate(200);
+    if (typing && typing.closest && typing.closest("form[data-dirty]")) return;
+    panel.scrollIntoView({ block: "start" });
+    panel.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "guest") target.askedBefore = askedHere(target);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var live = event.detail.target, asked;
+    if (!live || live.id !== "guest" || !("askedBefore" in live)) return;
+    asked = askedHere(live);
+    if (asked !== live.askedBefore) {
+      if (asked) callAttention(live);
+      else titleFor(null);
+    }
+    delete live.askedBefore;
+  });
+  function vibrateSwitch() {
+    var button = document.querySelector("[data-vibrate-switch]");
+    if (!button) return;
+    button.hidden = !navigator.vibrate;
+    button.setAttribute("aria-checked", String(vibrates()));
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-vibrate-switch]");
+    if (!button) return;
+    localStorage.setItem(VIBRATE, vibrates() ? "off" : "on");
+    vibrateSwitch();
+  });
+  document.addEventListener("htmx:afterSettle", vibrateSwitch);
+
   // The theme switch says "Dark theme" on or off: the server knows a choice made with it;
   // without one the page follows the device, which only the browser knows.
   function themeSwitch() {
@@ -230,6 +282,9 @@
     keepAwake();
     shareButtons();
     showShareButtons();
+    vibrateSwitch();
+    var guest = document.getElementById("guest");
+    if (guest) titleFor(guest.querySelector("[data-my-move]"));
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     // A form being filled in stays as it is while the same form is still on the table; one

@@ -192,16 +192,18 @@ def log_in(page: Page, username: str, password: str) -> None:
 
 
 def phone_of(context: BrowserContext, code: str, name: str) -> Page:
-    """A phone at the table: it opens the join code, picks its (free) player from the picker,
-    which preselects nobody, and waits until the phone says whom it plays."""
+    """A phone at the table: it opens the join code, taps its (free) player's button in the
+    seat chooser, and waits until the phone says whom it plays."""
     phone = context.new_page()
     phone.goto(f"/j/{code}/")
-    picker = phone.locator('select[name="seat"]')
-    expect(picker).to_have_value("")
-    picker.select_option(label=name)
-    phone.get_by_role("button", name="This is me").click()
-    expect(phone.get_by_test_id("guest-me")).to_have_text(f"You are {name}")
+    take_seat(phone, name)
     return phone
+
+
+def take_seat(phone: Page, name: str) -> None:
+    """Taps ``name``'s button in the phone's seat chooser, which comes first on its page."""
+    phone.get_by_test_id("seat-chooser").get_by_role("button", name=name, exact=True).click()
+    expect(phone.get_by_test_id("guest-me")).to_have_text(f"You are {name}")
 
 
 def kept_by_the_worker(page: Page) -> None:

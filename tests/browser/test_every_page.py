@@ -23,7 +23,7 @@ from sessions import services
 from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.management.commands.load_demo import DEMO_PASSWORD, DEMO_USER
 from sessions.models import GameSession, Group, Player
-from tests.browser.conftest import OpenContext, log_in
+from tests.browser.conftest import OpenContext, log_in, take_seat
 from tests.conftest import advance
 
 pytestmark = pytest.mark.browser
@@ -140,9 +140,7 @@ def test_every_page_passes_axe_and_fits_a_phone_in_both_themes(new_context: Open
     for shown in pages:
         if shown.who == "phone":
             phone.goto(shown.path)
-            phone.locator('select[name="seat"]').select_option(label="Ada")
-            phone.get_by_role("button", name="This is me").click()
-            phone.get_by_test_id("guest-me").wait_for()
+            take_seat(phone, "Ada")
     visitor = new_context().new_page()
     tabs = {"host": host, "phone": phone, "visitor": visitor}
     found: list[str] = []

@@ -1,0 +1,168 @@
+"""The phone first (issue 39, point 1): a phone with no seat sees the seat chooser first; a
+seated one its own panel, then the shared board; when the turn comes to it, its panel comes
+into view and takes the focus, the title says so and the phone vibrates once (unless its
+switch is off). Checked at 390x844, a phone's first screen, in each game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from scoring.babel_on import engine as bo
+from scoring.seven_wonders import engine as sw
+from scoring.tower_of_babel import engine as tob
+from sessions import services
+from sessions.models import GameSession
+from tests.browser.conftest import a_table, phone_of
+from tests.conftest import advance
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+# Counts the phone's vibrations instead of making them (headless Chromium has no motor).
+COUNT_VIBRATIONS = """
+window.vibrations = 0;
+Object.defineProperty(navigator, "vibrate", { value: function () { window.vibrations++; return true; } });
+"""
+
+
+def a_phone(new_context: Callable[[], BrowserContext]) -> BrowserContext:
+    context = new_context()
+    context.add_init_script(COUNT_VIBRATIONS)
+    return context
+
+
+def at_its_turn(game: str) -> tuple[GameSession, str]:
+    """A started session of ``game`` whose first seat, Ada's, is to act on her phone; the
+    testid of the panel that asks her."""
+    if game == "tower-of-babel":
+        session = a_table(game, password="phone-first-123")
+        advance(session, tob.FIRST_PLAYER, seat=session.seats.first().key)
+        return session, "my-turn"
+    if game == "babel-on":
+        session = a_table(game, password="phone-first-123", names=("Ada", "Bruno"))
+        ada, bruno = (seat.key for seat in session.seats.all())
+        advance(session, bo.SETUP, colours={ada: "blue", bruno: "red"}, extra="green")
+        advance(session, bo.ROLLOFF, rolls={ada: 5, bruno: 2})
+        return session, "bo-my-turn"
+    if game == "babel-cubes":
+        return a_table(game, password="phone-first-123", names=("Ada", "Bruno")), "bc-my-turn"
+    session = a_table(game, password="phone-first-123", options={"tower_tiles": True, "great_projects": True})
+    keys = [seat.key for seat in session.seats.all()]
+    advance(session, sw.DRAFT_RECORD, tiles=dict(zip(keys, [[5, 9, 13], [2, 7, 21], [3, 4, 22]], strict=True)))
+    return session, "my-build"
+
+
+def in_first_screen(target: Locator) -> None:
+    """``target`` lies whole in the phone's first screen, the page not scrolled."""
+    box = target.bounding_box()
+    assert box is not None
+    assert target.page.evaluate("window.scrollY") == 0
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def first_control(panel: Locator) -> Locator:
+    return panel.locator("button, input:not([type=hidden]), select, summary").first
+
+
+GAMES = ["tower-of-babel", "babel-on", "babel-cubes", "seven-wonders"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phone_without_a_seat_sees_one_button_per_player_first(
+    new_context: Callable[[], BrowserContext], screenshots: Path, game: str
+) -> None:
+    session, _panel = at_its_turn(game)
+    code = services.create_join_code(session=session).code
+    phone = new_context().new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(f"/j/{code}/")
+    chooser = phone.get_by_test_id("seat-chooser")
+    names = [seat.player.name for seat in session.seats.all()]
+    expect(chooser.get_by_role("button")).to_have_text(names)
+    in_first_screen(chooser.get_by_role("button").first)
+    # Nothing but the game's name (and its rules) comes before the question.
+    assert phone.evaluate(
+        """() => {
+        const chooser = document.querySelector('[data-testid="seat-chooser"]');
+        return [...document.querySelectorAll('#guest > *')].indexOf(chooser);
+    }"""
+    ) == 1
+    phone.screenshot(path=screenshots / f"phone-first-{game}-1-who-am-i.png")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seated_phone_at_its_turn_shows_its_panel_first(
+    new_context: Callable[[], BrowserContext], screenshots: Path, game: str
+) -> None:
+    session, panel = at_its_turn(game)
+    code = services.create_join_code(session=session).code
+    phone = phone_of(new_context(), code, "Ada")
+    phone.set_viewport_size(PHONE)
+    phone.reload()
+    mine = phone.get_by_test_id(panel)
+    expect(mine).to_be_visible()
+    phone.evaluate("window.scrollTo(0, 0)")  # a reload keeps the scroll: look at the page's top
+    in_first_screen(first_control(mine))
+    assert phone.title().startswith(mine.locator("h2, .msg.success").first.inner_text().strip() + " · ")
+    # The shared board comes after the phone's own panel.
+    assert phone.evaluate(
+        """(panel) => {
+        const mine = document.querySelector(`[data-testid="${panel}"]`), live = document.getElementById('live');
+        return Boolean(mine.compareDocumentPosition(live) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }""",
+        panel,
+    )
+    phone.screenshot(path=screenshots / f"phone-first-{game}-2-my-turn.png")
+
+
+def test_when_the_turn_comes_the_panel_is_in_view_focused_named_and_the_phone_vibrates_once(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, _panel = at_its_turn("tower-of-babel")
+    code = services.create_join_code(session=session).code
+    ada = phone_of(new_context(), code, "Ada")
+    bruno: Page = phone_of(a_phone(new_context), code, "Bruno")
+    bruno.set_viewport_size(PHONE)
+    expect(bruno.get_by_test_id("my-waiting")).to_have_text("Waiting for Ada")
+    assert bruno.title() == "Tower of Babel"
+    bruno.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+
+    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).click()
+
+    turn = bruno.get_by_test_id("my-turn")
+    expect(turn).to_be_in_viewport()
+    expect(turn).to_be_focused()
+    expect(bruno).to_have_title("Your turn · Tower of Babel")
+    assert bruno.evaluate("window.vibrations") == 1
+    bruno.screenshot(path=screenshots / "phone-first-turn-came.png")
+
+    # Once played, the title is the game's again, and nothing vibrates for the others' turns.
+    turn.get_by_role("button", name="Pass", exact=True).click()
+    expect(bruno.get_by_test_id("my-waiting")).to_have_text("Waiting for Chiara")
+    expect(bruno).to_have_title("Tower of Babel")
+    assert bruno.evaluate("window.vibrations") == 1
+
+
+def test_a_phone_whose_vibration_is_switched_off_stays_still_on_its_turn(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    session, _panel = at_its_turn("tower-of-babel")
+    code = services.create_join_code(session=session).code
+    ada = phone_of(new_context(), code, "Ada")
+    bruno = phone_of(a_phone(new_context), code, "Bruno")
+    switch = bruno.get_by_role("switch", name="Vibrate on my turn")
+    expect(switch).to_have_attribute("aria-checked", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-checked", "false")
+    bruno.reload()  # the choice stays on this phone
+    expect(bruno.get_by_role("switch", name="Vibrate on my turn")).to_have_attribute("aria-checked", "false")
+
+    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).click()
+
+    expect(bruno.get_by_test_id("my-turn")).to_be_focused()
+    assert bruno.evaluate("window.vibrations") == 0
