@@ -7,13 +7,15 @@ move, the page is rendered as usual and then the one form that was sent (found b
 and number inputs their value, checkboxes and radios their ``checked``, selects their
 ``selected`` option, textareas their text. Hidden inputs keep what the server rendered
 (the fresh version and a new idempotency key), so sending again is checked against the
-table as it is now. Messages go right after their field, or at the top of the form, their rule
-ids linked to the rules.
+table as it is now. Messages go right after their field (a checkbox's or a radio's after its
+whole label, and after the last box of its name, so that a message never comes between a box
+and its words), or at the top of the form, their rule ids linked to the rules.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -137,8 +139,12 @@ class _Filler(HTMLParser):
         self.select: str | None = None  # the name of the select being read
         self.textarea: tuple[str, int] | None = None  # its name and where its text starts
         self.pending_error: str | None = None  # a select's message, placed after </select>
+        # A box's message and its name, until the box's label and the boxes of its name end.
+        self.held: tuple[str, str] | None = None
+        self.labels = 0  # how many labels the parser is inside
+        self.seen: Counter[str] = Counter()  # the boxes of each name read so far
         self.placed: set[str] = set()  # the keys of ``errors`` already shown
-        self.present = self._inputs_named(html, form)
+        self.present, self.counts = self._inputs_named(html, form)
 
     def _offset(self) -> int:
         line, column = self.getpos()
@@ -168,15 +174,22 @@ class _Filler(HTMLParser):
         if not self.inside:
             return
         name = found.get("name") or ""
-        if tag == "input" and name and (found.get("type") or "text").lower() not in UNTYPED:
+        if tag == "label":
+            self.labels += 1
+        elif tag == "input" and name and (found.get("type") or "text").lower() not in UNTYPED:
             kind = (found.get("type") or "text").lower()
-            if kind in ("checkbox", "radio"):
+            box = kind in ("checkbox", "radio")
+            if box:
                 _set(attrs, "checked", None, on=(found.get("value") or "on") in self.data.getlist(name))
             else:
                 _set(attrs, "value", self.data.get(name, ""))
             message = self._error_attrs(attrs, name)
             _start, end = self._replace_tag(tag, attrs, closing)
-            if message:
+            if box:
+                self.seen[name] += 1
+                self.held = (name, message) if message else self.held
+                self._release(end)
+            elif message:
                 self.edits.append(Edit(end, end, message))
         elif tag == "select" and name:
             self.select = name
@@ -190,14 +203,25 @@ class _Filler(HTMLParser):
             _start, end = self._replace_tag(tag, attrs, closing)
             self.textarea = (name, end)
 
+    def _release(self, at: int) -> None:
+        """Places a box's waiting message at ``at`` once the label around the box and the
+        other boxes of its name are behind."""
+        if self.held is None or self.labels:
+            return
+        name, message = self.held
+        if self.seen[name] >= self.counts[name]:
+            self.edits.append(Edit(at, at, message))
+            self.held = None
+
     @staticmethod
-    def _inputs_named(html: str, form: str) -> set[str]:
-        """The names of the form's fields (a first pass, so that a message whose first
-        candidate is missing goes to the next)."""
+    def _inputs_named(html: str, form: str) -> tuple[set[str], Counter[str]]:
+        """The names of the form's fields, and how many a person fills in have each name (a
+        first pass, so that a message whose first candidate is missing goes to the next, and
+        one of a box goes after the last box of its name)."""
         names = _Names(form)
         names.feed(html)
         names.close()
-        return names.found
+        return names.found, names.typed
 
     def _error_attrs(self, attrs: list[tuple[str, str | None]], name: str) -> str:
         """Marks the field invalid and returns its message's markup ("" when it has none)."""
@@ -226,7 +250,13 @@ class _Filler(HTMLParser):
             self.pending_error = None
         if tag == "select":
             self.select = None
+        if tag == "label":
+            self.labels = max(self.labels - 1, 0)
+            self._release(at + len("</label>"))
         if tag == "form":
+            if self.held is not None:  # a label the form never closed: its message ends the form
+                self.edits.append(Edit(at, at, self.held[1]))
+                self.held = None
             self.inside = False
 
 
@@ -235,6 +265,7 @@ class _Names(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.form, self.inside = form, False
         self.found: set[str] = set()
+        self.typed: Counter[str] = Counter()  # the fields a person fills in, by name
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
@@ -242,6 +273,7 @@ class _Names(HTMLParser):
             self.inside = found.get("id") == self.form
         elif self.inside and tag in ("input", "select", "textarea") and found.get("name"):
             self.found.add(found["name"] or "")
+            self.typed[found["name"] or ""] += tag != "input" or (found.get("type") or "text").lower() not in UNTYPED
 
     handle_startendtag = handle_starttag
 

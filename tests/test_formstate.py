@@ -86,3 +86,38 @@ def test_an_engine_field_maps_to_its_input():
     assert input_for(patterns, "own.camel") == "own_camel"
     assert input_for(patterns, "offers.3.cards.ship") == "offer_3_ship offer_ship"
     assert input_for(patterns, "jokers") == "jokers"
+
+
+BOXES = """<form method="post" id="end-age">
+  <label class="check"><input type="checkbox" name="cannot_suffer_a"> Ada</label>
+  <label class="check"><input type="checkbox" name="cannot_suffer_b"> Bruno</label>
+  <label><input type="radio" name="call" value="even"> even</label>
+  <label><input type="radio" name="call" value="odd"> odd</label>
+  <input type="checkbox" name="bare">
+  <label>Note <input name="note"></label>
+</form>"""
+
+
+def test_a_checkbox_s_message_goes_after_its_whole_label_never_between_the_box_and_its_words():
+    html = keep_typed(BOXES, form="end-age", data=posted(), errors={"cannot_suffer_a": "Ada has a marker."})
+    assert html is not None
+    assert (
+        '<input type="checkbox" name="cannot_suffer_a" aria-invalid="true"'
+        ' aria-describedby="end-age-cannot_suffer_a-error"> Ada</label>'
+        '<span class="error" role="alert" id="end-age-cannot_suffer_a-error">Ada has a marker.</span>'
+    ) in html
+
+
+def test_a_radio_group_s_message_goes_after_the_last_radio_of_the_group():
+    html = keep_typed(BOXES, form="end-age", data=posted(call="odd"), errors={"call": "Call even or odd."})
+    assert html is not None
+    assert ' odd</label><span class="error" role="alert" id="end-age-call-error">Call even or odd.</span>' in html
+    assert html.count("Call even or odd.") == 1
+
+
+def test_a_box_without_a_label_and_a_typed_field_keep_their_message_right_after_them():
+    errors = {"bare": "Tick it.", "note": "Say what happened."}
+    html = keep_typed(BOXES, form="end-age", data=posted(), errors=errors)
+    assert html is not None
+    assert 'aria-describedby="end-age-bare-error"><span class="error" role="alert" id="end-age-bare-error">' in html
+    assert 'aria-describedby="end-age-note-error"><span class="error" role="alert" id="end-age-note-error">' in html
