@@ -15,8 +15,12 @@ from typing import TYPE_CHECKING
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.babel_cubes.geometry import default_choice as cube_layouts
+from scoring.tower_of_babel.table import load_table, unverified
+from sessions.data_texts import LAYOUT_NAMES, data_text
 from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 
 if TYPE_CHECKING:
@@ -450,3 +454,121 @@ def link_rule_ids(message: object) -> SafeString:
     escaped = str(conditional_escape(message if isinstance(message, SafeData) else str(message)))
     # An id holds no character that escaping changes, so it reads the same in the escaped text.
     return mark_safe(RULE_ID.sub(lambda m: rule_link(m.group(0)) or m.group(0), escaped))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of "About these rules": where the rules come from, what they leave open and what
+    the app does about it, said once here rather than on the players' screens. ``unverified``
+    explains the mark of values no printed source confirms (None for a note without one)."""
+
+    text: str
+    unverified: str | None = None
+
+
+def about_these_rules(game: str) -> list[Note]:
+    """The notes of a game's rules page and of its group edition page, in the reader's language."""
+    if game == TOWER_OF_BABEL:
+        return [
+            Note(
+                gettext(
+                    "These rules follow an Italian translation of the German rule book (Der Turmbau zu Babel, "
+                    "Hans im Glück 2005), checked against the English rules."
+                )
+            ),
+            Note(
+                gettext(
+                    "Some printed values were not available, so the app uses its best guess. A group's owner "
+                    "can enter the values of the group's own box on the group's edition page."
+                )
+            ),
+            Note(
+                gettext("Values marked unverified: %(values)s.") % {"values": "; ".join(tower_values_unverified())},
+                unverified=gettext("Not verified against a printed board; your group can change it."),
+            ),
+        ]
+    if game == BABEL_ON:
+        return [
+            Note(gettext("These rules come from the game's store page, whose text is cut in two places.")),
+            Note(
+                gettext(
+                    "The rule for a wrong call stops at “If you guessed wrong, you may either …” (BO-5): the app "
+                    "records what your table agrees, a pass or one block drawn from the bag onto your own tower."
+                )
+            ),
+            Note(
+                gettext(
+                    "The conditions for using Bonus Blocks are cut too (BO-6): the app lets the active player add "
+                    "one or both to their own tower during their turn."
+                )
+            ),
+            Note(
+                gettext(
+                    "When the bag, a tower or the towers hold fewer blocks or places than the roll asks for, the "
+                    "rules don't say what happens: the app draws or moves as many as it can, and the rest of the "
+                    "roll is lost (BO-5)."
+                )
+            ),
+        ]
+    if game == SEVEN_WONDERS:
+        return [
+            Note(
+                gettext("These rules follow the expansion's French rule book, checked against the English rule book.")
+            ),
+            Note(
+                gettext(
+                    "Card texts come from a single fan source. A group's owner can correct a card on its "
+                    "edition page (SW-7, SW-11)."
+                ),
+                unverified=gettext("Not checked against the printed cards; your group can correct a card."),
+            ),
+            Note(
+                gettext("Counting turns lets the app refuse a second participation by a player in one turn.")
+                + " (SW-9)"
+            ),
+            Note(
+                gettext(
+                    "The app does not count coins: the table adds Bérénice's gain on the rewards of Babel tiles "
+                    "and Great Projects (SW-10)."
+                )
+            ),
+        ]
+    if game == BABEL_CUBES:
+        layouts = {key: data_text(LAYOUT_NAMES[value]).lower() for key, value in cube_layouts().items()}
+        return [
+            Note(
+                gettext(
+                    "Cube layouts are inferred, as the rule sheet's figures are missing (BC-2): type 2 bulges "
+                    "%(type2)s, type 3 bulges %(type3)s."
+                )
+                % {"type2": layouts["type2"], "type3": layouts["type3"]}
+                + " "
+                + gettext("A session can choose the other layouts when it is set up."),
+                unverified=gettext("Inferred from the rules, not seen on a real cube."),
+            )
+        ]
+    return []
+
+
+def tower_values_unverified() -> list[str]:
+    """Tower of Babel's values no rule book confirms, with the app's defaults (TB-4, TB-6, TB-7)."""
+    table = load_table().as_json()
+    marks = unverified()
+    notes = []
+    if marks["single_disc_numbers"]:
+        numbers = ", ".join(str(n) for n in table["single_disc_numbers"])
+        notes.append(gettext("cards demanded by the single discs (%(numbers)s)") % {"numbers": numbers})
+    bonus = marks["set_bonus"]
+    if isinstance(bonus, list) and bonus:
+        values = ", ".join(f"{count}→{table['set_bonus'][count]}" for count in bonus)
+        notes.append(gettext("disc-set bonus for %(values)s") % {"values": values})
+    rows = marks["rows"]
+    if isinstance(rows, list) and rows:
+        values = ", ".join(f"{table['rows'][i][0]}/{table['rows'][i][1]}" for i in rows)
+        notes.append(
+            gettext("scoring rows %(first)d to %(last)d (%(values)s)")
+            % {"first": rows[0] + 1, "last": rows[-1] + 1, "values": values}
+        )
+    if marks["two_kind_discs"]:
+        notes.append(gettext("three of the four two-kind discs"))
+    return notes

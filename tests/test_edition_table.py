@@ -4,6 +4,7 @@ import pytest
 
 from sessions import services
 from sessions.models import GameSession
+from tests.conftest import ruled
 
 URL = "/g/{}/tables/tower-of-babel/"
 
@@ -16,7 +17,7 @@ def test_members_see_the_edition_table_with_unverified_values_marked(request, gr
         page = response.content.decode()
         assert "unverified" in page
         assert "verified" in page
-        assert "(TB-7)" in page
+        assert ruled("(TB-7)") in page
 
 
 def test_the_owner_overrides_an_unverified_value(owner_client, group):  # TB-7

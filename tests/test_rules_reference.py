@@ -55,7 +55,7 @@ def test_the_rules_page_lists_every_rule_with_an_anchor_without_logging_in(db, g
     response = Client().get(f"/rules/{game}/")
     assert response.status_code == 200
     page = response.content.decode()
-    assert GAMES[game].name in page
+    assert str(GAMES[game].name) in page
     for rule in RULES[game]:
         assert f'<dt id="{rule.id}">{escape(rule.title)}' in page
         assert f"<dd>{escape(rule.text)}</dd>" in page

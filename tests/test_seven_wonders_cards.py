@@ -9,6 +9,7 @@ from scoring.seven_wonders import engine as sw
 from scoring.seven_wonders.data import check_corrections, data, project, tile_effects
 from scoring.seven_wonders.projects import Participant, resolve
 from sessions import services
+from tests.conftest import ruled
 
 URL = "/g/{}/tables/seven-wonders/"
 
@@ -27,7 +28,7 @@ def test_members_see_every_card_text_marked_unverified(request, group, who, stat
         assert "single fan source" in page
         assert data()["tiles"]["value"]["9"] in page
         assert "Double Walls (age 1)" in page
-        assert "(SW-11)" in page
+        assert ruled("(SW-11)") in page
 
 
 def test_the_owner_corrects_a_tile_and_a_project(owner_client, group):
@@ -110,7 +111,7 @@ def test_the_engine_refuses_bad_corrections_at_the_start():
         sw.SevenWonders().initial_state(seats=["a", "b"], options={"table": {"tiles": {"0": "x"}}}, seed=1)
 
 
-def test_the_board_shows_the_corrected_card_and_says_so(member_client, group, players):
+def test_the_board_shows_the_corrected_card_without_a_note_on_its_source(member_client, group, players):
     services.set_edition_table(
         group=group, game="seven-wonders", overrides={"projects": {"belvedere": {"cost": "7 coins"}}}
     )
@@ -121,7 +122,7 @@ def test_the_board_shows_the_corrected_card_and_says_so(member_client, group, pl
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()
     page = member_client.get(f"/s/{session.pk}/").content.decode()
-    assert "Card texts come from a single fan source." in page
-    assert "with your group's corrections" in page
+    assert "single fan source" not in page  # said on the rules and edition pages, not at the table
+    assert "unverified" not in page
     drawn = session.state["game"]["projects"][0]
     assert (drawn == "belvedere") == ("7 coins" in page)

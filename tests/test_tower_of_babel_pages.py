@@ -143,10 +143,3 @@ def test_the_board_page_keeps_a_flat_query_count(member_client, started, django_
     with django_assert_max_num_queries(15):
         member_client.get(f"/s/{started.pk}/")
 
-
-def test_the_board_says_which_table_values_are_unverified(member_client, started):  # TB-4, TB-6, TB-7
-    page = member_client.get(f"/s/{started.pk}/").content.decode()
-    note = page.split('data-testid="tob-unverified"')[1].split("</p>")[0]
-    assert "cards demanded by the single discs (3, 4, 4, 5, 5, 6)" in note
-    assert "3→10" in note
-    assert "10/5" in note

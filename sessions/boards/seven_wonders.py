@@ -116,8 +116,6 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "sw_rows": rows,
         "sw_totals": [scored[s].total if s in scored else None for s in state["seats"]],
         "sw_coins": [scored[s].coins if s in scored else None for s in state["seats"]],
-        "sw_corrected": bool(state["corrections"]["tiles"] or state["corrections"]["projects"]),
-        "sw_group": session.group_id,
         "sw_age": state["age"],
     }
 

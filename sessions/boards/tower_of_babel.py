@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.discs import HELD_CARDS
-from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data, unverified
+from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data
 from sessions.boards.turns import check_turn_form
 from sessions.data_texts import WONDER_NAMES as WONDER_NAME_TEXTS
 from sessions.data_texts import data_text_lazy
@@ -141,44 +141,15 @@ def board_context(session: GameSession) -> dict[str, Any]:
         for seat in state["seats"]
     ]
     rows = state["table"]["rows"]
-    unverified_rows = unverified()["rows"]
     return {
         "tob": state,
         "tob_wonders": wonders,
         "tob_players": players,
         "tob_row": state["row"],
         "tob_row_values": rows[state["row"] - 1] if state["row"] <= len(rows) else None,
-        "tob_row_unverified": isinstance(unverified_rows, list) and state["row"] - 1 in unverified_rows,
         "tob_active_name": names.get(state["active"] or "", ""),
         "tob_pending": pending,
-        "tob_unverified": _unverified_in_use(state),
-        "tob_group": session.group_id,
     }
-
-
-def _unverified_in_use(state: dict[str, Any]) -> list[str]:
-    """The table values this session uses that no rulebook confirms, with the values."""
-    table = state["table"]
-    marks = unverified()
-    notes = []
-    if marks["single_disc_numbers"]:
-        numbers = ", ".join(str(n) for n in table["single_disc_numbers"])
-        notes.append(str(_("cards demanded by the single discs (%(numbers)s)")) % {"numbers": numbers})
-    bonus = marks["set_bonus"]
-    if isinstance(bonus, list) and bonus:
-        values = ", ".join(f"{count}→{table['set_bonus'][count]}" for count in bonus)
-        notes.append(str(_("disc-set bonus for %(values)s")) % {"values": values})
-    rows = marks["rows"]
-    if isinstance(rows, list) and rows:
-        values = ", ".join(f"{table['rows'][i][0]}/{table['rows'][i][1]}" for i in rows)
-        notes.append(
-            str(_("scoring rows %(first)d to %(last)d (%(values)s)"))
-            % {"first": rows[0] + 1, "last": rows[-1] + 1, "values": values}
-        )
-    in_play = any(len(disc["demand"]) == 2 for disc in state["discs"].values())
-    if in_play and marks["two_kind_discs"]:
-        notes.append(str(_("three of the four two-kind discs")))
-    return notes
 
 
 def _offer_label(offer: dict[str, Any]) -> dict[str, Any]:
