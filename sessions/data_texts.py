@@ -17,6 +17,9 @@ from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_l
 
 # The context of a Great Project's name (7 Wonders Babel, SW-11).
 GREAT_PROJECT = "Great Project"
+# The context of a game's title (``sessions/games.py``): "Tower of Babel" is also a wonder
+# and a 7 Wonders module, each with its own translation.
+GAME_TITLE = "game title"
 
 # 7 Wonders Babel: the Tower of Babel tiles' effects (SW-7).
 TILE_EFFECTS = (
@@ -181,6 +184,7 @@ _SHOWN: dict[str, Callable[[str], str]] = {
     "face": lambda face: named(FACE_NAMES, face),
     "choices": lambda layout: named(LAYOUT_NAMES, layout),
     "project": lambda name: data_text(name, GREAT_PROJECT),
+    "game": lambda title: data_text(title, GAME_TITLE),
 }
 DATA_PARAMS: dict[str, dict[str, str]] = {
     "This disc does not demand {kind}.": {"kind": "kind"},
@@ -189,6 +193,8 @@ DATA_PARAMS: dict[str, dict[str, str]] = {
     "Every contact pairs one bulge with one indent: check the {face} face.": {"face": "face"},
     "Choose one of {choices}.": {"choices": "choices"},
     "{name} is a project of age {age}.": {"name": "project"},
+    "{game} is played by exactly {low} players.": {"game": "game"},
+    "{game} is played by {low} to {high} players.": {"game": "game"},
 }
 
 

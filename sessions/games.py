@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -29,7 +30,7 @@ from scoring.seven_wonders.data import check_corrections
 from scoring.seven_wonders.engine import SevenWonders
 from scoring.tower_of_babel.engine import TowerOfBabel
 from scoring.tower_of_babel.table import load_table
-from sessions.data_texts import LAYOUT_NAMES, data_text_lazy
+from sessions.data_texts import GAME_TITLE, LAYOUT_NAMES, data_text_lazy
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,9 @@ class Option:
 @dataclass(frozen=True)
 class Game:
     slug: str
-    name: str
+    # The English title, as the engines' messages, the exports and BG Stats know the game;
+    # ``name`` shows the title of the reader's language edition.
+    english_name: str
     min_players: int
     max_players: int
     player_rule: str
@@ -68,6 +71,11 @@ class Game:
     # Checks a group's overrides of the game's unverified component values (raises
     # RuleError); None for a game without such values.
     edition_table: Callable[[Mapping[str, Any]], object] | None = None
+
+    @property
+    def name(self) -> StrOrPromise:
+        """The title as printed on the reader's language edition (see ``TITLES``)."""
+        return TITLES[self.slug]
 
     @property
     def rules(self) -> Rules:
@@ -115,7 +123,7 @@ class Game:
                 message,
                 field="seats",
                 rule=self.player_rule,
-                params={"game": self.name, "low": low, "high": high},
+                params={"game": self.english_name, "low": low, "high": high},
             )
 
 
@@ -139,12 +147,29 @@ def _layouts(*keys: str) -> tuple[tuple[str, StrOrPromise], ...]:
 
 TOWER_OF_BABEL, BABEL_ON, SEVEN_WONDERS, BABEL_CUBES = "tower-of-babel", "babel-on", "seven-wonders", "babel-cubes"
 
+# Each game's title as printed on its edition in the reader's language; where no edition in
+# that language is known, the English title stays (the translations say so case by case):
+# - Tower of Babel: German "Der Turmbau zu Babel" (Hans im Glück 2005, the original). The
+#   Italian rules (seed 000, a translation of the German rule book) keep that title; no French
+#   edition is known, so French keeps "Tower of Babel" (Rio Grande Games' English edition).
+# - Babel On!: one English print-on-demand edition (seed 001).
+# - 7 Wonders: Babel: Repos Production prints "7 Wonders: Babel" on every edition (the
+#   French rule book, seed 002, names its modules "Tour de Babel" and "Grands Projets").
+# - babel (cuboro, Matthias Etter): the multilingual sheet (seed 003) says "babel" in every
+#   language.
+TITLES: dict[str, StrOrPromise] = {
+    TOWER_OF_BABEL: pgettext_lazy(GAME_TITLE, "Tower of Babel"),
+    BABEL_ON: pgettext_lazy(GAME_TITLE, "Babel On!"),
+    SEVEN_WONDERS: pgettext_lazy(GAME_TITLE, "7 Wonders: Babel"),
+    BABEL_CUBES: pgettext_lazy(GAME_TITLE, "babel"),
+}
+
 GAMES: dict[str, Game] = {
     game.slug: game
     for game in [
         Game(
             slug=TOWER_OF_BABEL,
-            name="Tower of Babel",
+            english_name="Tower of Babel",
             min_players=3,
             max_players=5,
             player_rule="TB-1",
@@ -159,7 +184,7 @@ GAMES: dict[str, Game] = {
         ),
         Game(
             slug=BABEL_ON,
-            name="Babel On!",
+            english_name="Babel On!",
             min_players=2,
             max_players=6,
             player_rule="BO-1",
@@ -168,7 +193,7 @@ GAMES: dict[str, Game] = {
         ),
         Game(
             slug=SEVEN_WONDERS,
-            name="7 Wonders: Babel",
+            english_name="7 Wonders: Babel",
             min_players=2,
             max_players=8,
             player_rule="SW-1",
@@ -185,7 +210,7 @@ GAMES: dict[str, Game] = {
         ),
         Game(
             slug=BABEL_CUBES,
-            name="babel",
+            english_name="babel",
             min_players=2,
             max_players=2,
             player_rule="BC-1",
@@ -211,7 +236,8 @@ GAMES: dict[str, Game] = {
 
 
 def game_name(slug: str) -> str:
-    return GAMES[slug].name if slug in GAMES else slug
+    """A game's title in the reader's language; an unknown game (an imported one) as stored."""
+    return str(GAMES[slug].name) if slug in GAMES else slug
 
 
 def get_game(slug: str) -> Game:

@@ -333,7 +333,7 @@ def push_play_url(session: GameSession) -> str | None:
         "sourcePlayId": f"babel-companion-session-{session.pk}",
         "playDate": session.finished_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
         "game": {
-            "name": GAMES[session.game].name if session.game in GAMES else session.game,
+            "name": GAMES[session.game].english_name if session.game in GAMES else session.game,
             "sourceGameId": f"babel-companion-{session.game}",
             "highestWins": True,
             "noPoints": all(r.score is None for r in results.values()),
