@@ -86,6 +86,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and regions, compressed (static files come compressed from WhiteNoise, above).
+    # Django's gzip pads each response with random bytes ("Heal The Breach") and masks the CSRF
+    # token afresh in every response, so the token cannot be guessed by compression (BREACH).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,8 +110,18 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's own loaders, cached as by default, reading templates without their
+            # indentation (babel_companion/template_loaders.py says why).
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "babel_companion.template_loaders.FilesystemLoader",
+                        "babel_companion.template_loaders.AppDirectoriesLoader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -71,7 +71,9 @@ def test_a_two_kind_disc_is_drawn_half_and_half_with_a_pictogram_for_each_kind(m
 def test_each_kind_has_a_pictogram_of_its_own_drawn_once_per_page(member_client, night, players):
     session, _seats, _code = a_tower(night, players)
     page = page_of(member_client, session)
-    pictograms = dict(re.findall(r'<symbol id="tob-kind-(\w+)" class="kind-icon" viewBox="0 0 24 24">(.*?)</symbol>', page))
+    pictograms = dict(
+        re.findall(r'<symbol id="tob-kind-(\w+)" class="kind-icon" viewBox="0 0 24 24">(.*?)</symbol>', page)
+    )
     assert sorted(pictograms) == ["camel", "crane", "ship", "stonemason"]
     assert len(set(pictograms.values())) == 4  # no two alike
     discs = session.state["game"]["discs"]
@@ -94,7 +96,7 @@ def test_the_player_to_move_taps_a_disc_by_its_drawing_on_their_phone(night, pla
     session, seats, code = a_tower(night, players)
     page = seated_phones(session, code)[seats[0]].get(f"/j/{code}/").content.decode()
     discs = session.state["game"]["discs"]
-    buttons = re.findall(r'<button type="submit" name="disc" value="[\w-]+" class="disc-button" data-disc="([\w-]+)">(.*?)</button>', page, re.S)
+    buttons = re.findall(r'<button name="disc" value="[\w-]+" data-disc="([\w-]+)">(.*?)</button>', page, re.S)
     assert len(buttons) == 24
     for disc_id, html in buttons:
         assert words_of(html) == [(kind, str(n)) for kind, n in sorted(discs[disc_id]["demand"].items())]

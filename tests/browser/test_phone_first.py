@@ -62,7 +62,8 @@ def in_first_screen(target: Locator) -> None:
     box = target.bounding_box()
     assert box is not None
     assert target.page.evaluate("window.scrollY") == 0
-    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= PHONE["height"], box
 
 
 def first_control(panel: Locator) -> Locator:
@@ -86,12 +87,15 @@ def test_a_phone_without_a_seat_sees_one_button_per_player_first(
     expect(chooser.get_by_role("button")).to_have_text(names)
     in_first_screen(chooser.get_by_role("button").first)
     # Nothing but the game's name (and its rules) comes before the question.
-    assert phone.evaluate(
-        """() => {
+    assert (
+        phone.evaluate(
+            """() => {
         const chooser = document.querySelector('[data-testid="seat-chooser"]');
         return [...document.querySelectorAll('#guest > *')].indexOf(chooser);
     }"""
-    ) == 1
+        )
+        == 1
+    )
     phone.screenshot(path=screenshots / f"phone-first-{game}-1-who-am-i.png")
 
 
