@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, Max, Model, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, DateTimeField, Exists, F, Max, Model, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
@@ -23,7 +24,7 @@ from django.utils import timezone
 from scoring import session as core
 from scoring.tower_of_babel import engine as tob
 from sessions import caching
-from sessions.games import Game, get_game
+from sessions.games import Game, game_name, get_game
 from sessions.models import (
     GameNight,
     GameSession,
@@ -341,10 +342,52 @@ def current_join_code(session: GameSession) -> JoinCode | None:
     return JoinCode.objects.filter(night_id=session.night_id, revoked_at__isnull=True).order_by("-created_at").first()
 
 
+# What a rematch records as it opens (``services.rematch_session`` starts it and names its
+# first player at once): a rematch nobody has moved in yet has not really started.
+REMATCH_OPENING = (core.START, tob.FIRST_PLAYER)
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The night's game that waits to start while another is shown: its name, and whether it
+    is the shown game's rematch."""
+
+    name: str
+    rematch: bool
+
+
+def _began() -> RawSQL:
+    """When each session of ``joined_device``'s rows really started: its start, or for a
+    rematch (opened started) its first move after the opening; None while it has not.
+    Written out: built with the ORM, this subquery doubled the time to build the query every
+    phone's fetch asks. It reads the row's session by its table's name, the alias of the
+    query's one join to it."""
+    events, sessions = SessionEvent._meta.db_table, GameSession._meta.db_table
+    sql = (
+        f"SELECT e.created_at FROM {events} e WHERE e.session_id = {sessions}.id AND ("
+        f"({sessions}.rematch_of_id IS NULL AND e.type = %s) OR "
+        f"({sessions}.rematch_of_id IS NOT NULL AND e.type NOT IN (%s, %s))) ORDER BY e.seq LIMIT 1"
+    )
+    return RawSQL(sql, [core.START, *REMATCH_OPENING], output_field=DateTimeField())
+
+
+def _played_at(row: Any) -> tuple[datetime, int]:
+    """When a session of ``joined_device``'s rows last changed what the night plays: its
+    finish, else its start (ties: the newer session)."""
+    if row.session_status == core.FINISHED:
+        return row.session_finished or row.session_updated, row.session_id
+    return row.began, row.session_id
+
+
 def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
     """The visitor's own device that joined through this code, whatever its state, with what
     its phone shows: ``shown_id``, ``shown_version``, ``shown_rank`` (2: its player's open
-    game, 1: another open game, 0: none open) and ``last_ended``.
+    game, 1: another game while one is open, 0: none open), ``shown_next`` (a ``NextGame``
+    waiting to start, or None) and ``last_ended``.
+
+    The night's current game is the one most recently started or finished (a seated phone's
+    own game under way first): a finished game's podium stays until the next game really
+    starts, even once its rematch is open; before any game started, the newest open one.
 
     One plain query, a row per session of the night (joined to the device), and the choice
     made here: every phone asks this on every fetch, and the query of nested subqueries that
@@ -360,6 +403,10 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
             session_version=F("night__sessions__version"),
             session_status=F("night__sessions__status"),
             session_updated=F("night__sessions__updated_at"),
+            session_finished=F("night__sessions__finished_at"),
+            session_game=F("night__sessions__game"),
+            session_rematch_of=F("night__sessions__rematch_of"),
+            began=_began(),
             mine=Exists(seated),
         )
         .order_by("-night__sessions__created_at", "-night__sessions__id")
@@ -368,12 +415,21 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
         return None
     sessions = [row for row in rows if row.session_id is not None]
     opened = [row for row in sessions if row.session_status in core.OPEN_STATUSES]
-    mine = [row for row in opened if row.mine]
-    shown = next(iter(mine or opened or sessions), None)
+    under_way = [row for row in opened if row.began is not None and row.session_status != core.SETUP]
+    mine = [row for row in under_way if row.mine]
+    played = mine or under_way + [row for row in sessions if row.session_status == core.FINISHED]
+    waiting = [row for row in opened if row.began is None or row.session_status == core.SETUP]
+    seated_waiting = [row for row in waiting if row.mine]
+    shown = max(played, key=_played_at) if played else next(iter(seated_waiting or opened or sessions), None)
     device = rows[0]
     device.shown_id = shown.session_id if shown else None  # type: ignore[attr-defined]
     device.shown_version = shown.session_version if shown else None  # type: ignore[attr-defined]
     device.shown_rank = 2 if mine else 1 if opened else 0  # type: ignore[attr-defined]
+    device.shown_next = (  # type: ignore[attr-defined]
+        NextGame(game_name(waiting[0].session_game), waiting[0].session_rematch_of == shown.session_id)
+        if played and waiting and shown is not None
+        else None
+    )
     ended = [row.session_updated for row in sessions if row.session_status not in core.OPEN_STATUSES]
     device.last_ended = max(ended, default=None)  # type: ignore[attr-defined]
     return device

@@ -322,10 +322,10 @@ def _record(
         author_label=author_label[:40],
         idempotency_key=key,
     )
+    was_status = session.status
     was_finished = session.status == core.FINISHED
-    was_open = session.status in core.OPEN_STATUSES
     session.state, session.version, session.status = state, seq, state["status"]
-    if was_open != (session.status in core.OPEN_STATUSES):  # which game the phones show may change
+    if _changes_the_nights_game(session, was_status=was_status, type=type):
         _bump_night(session.night_id)
     session.updated_at = timezone.now()
     if session.status == core.FINISHED and not was_finished:
@@ -401,6 +401,18 @@ def _mark_statistics_behind(session_id: int) -> None:
 
 
 # --- join codes and the phones of a night ----------------------------------------------------
+
+
+def _changes_the_nights_game(session: GameSession, *, was_status: str, type: str) -> bool:
+    """Whether an event may change which game the night's phones and table display show
+    (``selectors.joined_device``): a start, a finish or their undo, or a rematch's first move.
+    A rematch opens started with its first player named, so that move is at most its third
+    event (one more bump for another early move only costs each device one full check)."""
+    stage = (session.status == core.SETUP, session.is_open)
+    if stage != (was_status == core.SETUP, was_status in core.OPEN_STATUSES):
+        return True
+    opening = selectors.REMATCH_OPENING
+    return session.rematch_of_id is not None and type not in opening and session.version <= len(opening) + 1
 
 
 def _bump_night(night_id: int) -> None:
