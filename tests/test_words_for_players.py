@@ -128,3 +128,20 @@ def test_the_about_notes_follow_the_page_language(client, db, language):
     assert re.search(r"<h2[^>]*>About these rules</h2>", about) is None
     for text in english:
         assert text.split(":")[0] not in about
+
+
+RULE_ID_IN_A_HEADING = re.compile(r"<h[1-6][^>]*>(?:(?!</h[1-6]>).)*\b(?:TB|BO|SW|BC)-\d+", re.DOTALL)
+
+
+# Babel On!'s headings ("Set-up BO-2") are its own templates' to move: to be added here with them.
+@pytest.mark.parametrize("game", [TOWER_OF_BABEL, SEVEN_WONDERS, BABEL_CUBES])
+def test_a_rule_id_stands_beside_a_heading_never_in_it(member_client, night, players, game):
+    session, code = _started(night, players, game)
+    for screen, page in _play_screens(member_client, session, code).items():
+        assert RULE_ID_IN_A_HEADING.search(page) is None, f"{game}, {screen}"
+
+
+def test_the_phone_s_great_project_heading_has_its_rule_linked_beside_it(member_client, night, players):  # SW-9
+    session, code = _started(night, players, SEVEN_WONDERS)
+    page = _play_screens(member_client, session, code)["phone"]
+    assert '<h2>Great Project</h2> <small class="muted rule-ref">' + ruled("SW-9") in page
