@@ -44,45 +44,40 @@ def block(colour, place):
 # --- BO-7: which block taken off goes where --------------------------------------------------
 
 STACK_MOVE = {
-    # Off: the red on top first, then the green under it, then the green beside it.
-    "from_0": "{ada}:2:nw",
-    "from_1": "{ada}:1:nw",
+    # Tapped the bottom block first: the green under the red, the red onto the green's new
+    # place, then the green beside them. Each block goes where it was tapped to.
+    "from_0": "{ada}:1:nw",
+    "to_0": "{bruno}:1:nw",
+    "from_1": "{ada}:2:nw",
+    "to_1": "{bruno}:2:nw",
     "from_2": "{ada}:1:ne",
-    # On: the green (taken off 2nd) first, the red (taken off 1st) on it last: the stack keeps its order.
-    "put_0": "1",
-    "to_tower_0": "{bruno}",
-    "to_place_0": "1-nw",
-    "put_1": "0",
-    "to_tower_1": "{bruno}",
-    "to_place_1": "2-nw",
-    "put_2": "2",
-    "to_tower_2": "{bruno}",
-    "to_place_2": "1-ne",
+    "to_2": "{bruno}:1:ne",
 }
 
 
 @pytest.mark.parametrize("via", ["host", "phone"])
-def test_bo_7_a_stack_moved_top_block_off_first_and_on_last_keeps_its_order(via, member_client, table):
+def test_bo_7_a_stack_tapped_in_any_order_comes_off_top_first_and_keeps_its_order(via, member_client, table):
     session, code, ada, bruno = table
     advance(session, bo.ROLL, call="even", roll=4)
     drawn = [block("green", "1-nw"), block("red", "2-nw"), block("green", "1-ne"), block("blue", "1-sw")]
     advance(session, bo.DRAW, blocks=drawn)
     advance(session, bo.ROLL, call="odd", roll=3)  # Bruno's right call: three blocks to move
     data = {name: value.format(ada=ada, bruno=bruno) for name, value in STACK_MOVE.items()}
+    onto_one_cell = {**data, "to_2": data["to_0"]}
     if via == "host":
-        assert 'name="put_2"' in page(member_client, session)
-        twice = play(member_client, session, "move", **{**data, "put_1": "1"})
+        assert 'name="to_2"' in page(member_client, session)
+        twice = play(member_client, session, "move", **onto_one_cell)
         response = play(member_client, session, "move", **data)
     else:
         bruno_phone = phone(code, bruno)
         section = my_turn(bruno_phone, code)
-        assert '<select name="put_2">' in section
-        assert '<option value="2" selected>block 3</option>' in section  # the i-th block by default
-        twice = send(bruno_phone, code, **{**data, "put_1": "1"})
+        assert f'name="from_2" value="{ada}:2:nw"' in section  # the red on top can be tapped
+        assert f'name="to_2" value="{bruno}:1:nw"' in section
+        twice = send(bruno_phone, code, **onto_one_cell)
         response = send(bruno_phone, code, **data)
-    # One block put on twice is refused on its row with the rule, and nothing changes (BO-9).
+    # Two blocks onto one cell are refused with the rule, and nothing changes (BO-7).
     assert twice.status_code == 400
-    assert ruled("Each block taken off goes back onto a tower once. (rule BO-9)") in twice.content.decode()
+    assert ruled("That cell already holds a block. (rule BO-7)") in twice.content.decode()
     assert response.status_code == 302
     state = game(session)
     assert state["towers"][bruno][:2] == [["green", "green", None, None], ["red", None, None, None]]
@@ -138,7 +133,14 @@ def test_bo_5_an_adjustment_after_a_wrong_call_stays_in_that_turn(member_client,
     session, _code, ada, bruno = table
     play(member_client, session, "roll", call="even", roll="3", die="typed")
     note = "Ada's wrong call: as agreed, she puts a green on her tower"
-    adjusted = {"note": note, "add_colour": "green", "add_tower": ada, "add_place": "1-nw", "end_turn": "on"}
+    adjusted = {
+        "note": note,
+        "add_colour": "green",
+        "add_tower": ada,
+        "add_floor": "1",
+        "add_cell": "nw",
+        "end_turn": "on",
+    }
     assert play(member_client, session, "adjust", **adjusted).status_code == 302
     state = game(session)
     assert state["adjustments"] == [{"note": note, "round": 1, "active": ada}]
@@ -265,9 +267,7 @@ def test_bo_5_a_move_with_fewer_blocks_that_may_come_off_moves_those(member_clie
     section = my_turn(phone(code, bruno), code)
     assert 'name="from_0"' in section
     assert 'name="from_1"' not in section
-    response = play(
-        member_client, session, "move", from_0=f"{ada}:2:nw", put_0="0", to_tower_0=bruno, to_place_0="1-nw"
-    )
+    response = play(member_client, session, "move", from_0=f"{ada}:2:nw", to_0=f"{bruno}:1:nw")
     assert response.status_code == 302
     state = game(session)
     assert state["towers"][bruno][0] == ["green", None, None, None]

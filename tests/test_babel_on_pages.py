@@ -114,7 +114,7 @@ def test_a_right_odd_call_moves_blocks_off_first_then_on(member_client, started)
     page = member_client.get(f"/s/{started.pk}/").content.decode()
     assert "Move 1 block" in page
     # Ada's blue comes off her tower: it is on her top floor, alone with her colour (BO-10).
-    response = play(member_client, started, "move", from_0=f"{a}:1:nw", to_tower_0=b, to_place_0="1-nw")
+    response = play(member_client, started, "move", from_0=f"{a}:1:nw", to_0=f"{b}:1:nw")
     assert response.status_code == 302
     state = game(started)
     assert state["towers"][a][0] == [None, "blue", None, None]
@@ -137,7 +137,8 @@ def test_bonus_blocks_a_knocked_tower_and_a_manual_adjustment_are_recorded(membe
         note="Bruno's block slid; put back",
         add_colour="red",
         add_tower=b,
-        add_place="1-sw",
+        add_floor="1",
+        add_cell="sw",
     )
     assert game(started)["towers"][b][0] == [None, None, "red", None]
     assert "Bruno&#x27;s block slid; put back" in member_client.get(f"/s/{started.pk}/").content.decode()

@@ -72,7 +72,9 @@ def test_the_active_phone_calls_rolls_and_places_the_drawn_blocks(table):  # BO-
     section = my_turn(ada_phone, code)
     assert keys(section)["move"] == "draw"
     assert 'name="spot_1"' in section
-    assert '<option value="1-nw" selected>' in section  # the app suggests the places in order
+    assert 'name="spot_0" value="1-nw" checked' in section  # the app suggests the places in order
+    assert 'name="spot_1" value="1-ne" checked' in section
+    assert "<select" not in section  # a place is a tap on a cell of the tower
     response = send(ada_phone, code, colour_0="blue", spot_0="1-nw", colour_1="green", spot_1="1-ne")
     assert response.status_code == 302
     state = game(session)
@@ -99,13 +101,14 @@ def test_after_a_right_odd_call_the_phone_takes_blocks_off_then_adds_them(table)
     section = my_turn(bruno_phone, code)
     assert keys(section)["move"] == "move"
     assert "Move 1 block" in section
-    assert f'<option value="{ada}:1:ne">' in section  # the blocks on the towers, to take off
+    assert f'name="from_0" value="{ada}:1:ne"' in section  # the blocks on the towers, to tap
+    assert f'name="to_0" value="{bruno}:1:nw"' in section  # and the cells they can go to
     # Ada's blue is not on a floor of her colour alone: it stays (BO-10); the green may go.
-    response = send(bruno_phone, code, from_0=f"{ada}:1:nw", to_tower_0=bruno, to_place_0="1-nw")
+    response = send(bruno_phone, code, from_0=f"{ada}:1:nw", to_0=f"{bruno}:1:nw")
     assert response.status_code == 400
     assert ruled("(rule BO-10)") in response.content.decode()
     assert game(session)["towers"][ada][0] == ["blue", "green", None, None]
-    response = send(bruno_phone, code, from_0=f"{ada}:1:ne", to_tower_0=bruno, to_place_0="1-nw")
+    response = send(bruno_phone, code, from_0=f"{ada}:1:ne", to_0=f"{bruno}:1:nw")
     assert response.status_code == 302
     state = game(session)
     assert state["towers"][ada][0] == ["blue", None, None, None]
@@ -185,7 +188,7 @@ def test_a_form_shown_before_the_table_moved_on_is_refused(member_client, table)
     # The host logs a manual adjustment meanwhile: the phone's form no longer fits the table.
     adjusted = member_client.post(
         f"/s/{session.pk}/play/adjust/",
-        {"expected_version": session.version, "note": "a block fell off the table", "add_place": ""},
+        {"expected_version": session.version, "note": "a block fell off the table", "add_floor": ""},
     )
     assert adjusted.status_code == 302
     response = ada_phone.post(f"/j/{code}/act/", draw)

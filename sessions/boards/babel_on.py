@@ -1,7 +1,11 @@
 """The Babel On! table: the set-up, the roll-off, the towers as pictures, the bag, and the
 forms of a turn, on the host's page and on the phone of the player whose turn it is. Places
 on a tower are posted as ``<floor>-<cell>`` (``3-nw``) and a block on someone's tower as
-``<seat>:<floor>:<cell>``; the engine checks every one."""
+``<seat>:<floor>:<cell>``; the engine checks every one.
+
+A place is chosen by tapping a cell of a tower picture: each cell that can take a block is a
+radio button of the form (so the choice is kept by the browser, with no script and no round
+trip), the others are drawn but cannot be chosen."""
 
 from __future__ import annotations
 
@@ -13,7 +17,17 @@ from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_on import engine as bo
-from scoring.babel_on.tower import blocks, cells, floors, room, suggested_places, value
+from scoring.babel_on.tower import (
+    blocks,
+    cells,
+    floors,
+    highest_allowed,
+    protected_up_to,
+    room,
+    suggested_places,
+    top_floor,
+    value,
+)
 from scoring.errors import RuleError
 from sessions.boards.turns import check_turn_form
 from sessions.data_texts import CELL_NAMES as CELL_NAME_TEXTS
@@ -28,16 +42,13 @@ CONTROLS_TEMPLATE = "boards/babel_on/_controls.html"
 # The player whose turn it is calls, rolls, records the blocks and adds bonus blocks from their own phone.
 PHONE_TEMPLATE = "boards/babel_on/_phone.html"
 PHONE_EVENTS = {"roll": bo.ROLL, "draw": bo.DRAW, "move": bo.MOVE, "bonus": bo.BONUS, "miss": bo.MISS}
-# A drawn block's place is typed on the draw form, a bonus block's on the bonus form.
+# The blocks of a draw, a move or a bonus go to the engine in the order the rules need (the
+# lowest place first, the highest block off first), not in the order of the rows: a refusal
+# of one of them is said at the top of its form, over the tower pictures.
 ERROR_INPUTS = [
     (r"colours\.(\w+)", r"colour_\1"),
     (r"rolls\.(\w+)", r"roll_\1"),
-    (r"blocks\[(\d+)\]\.colour", r"colour_\1"),
-    (r"blocks\[(\d+)\].*", r"spot_\1 bonus_\1"),
-    (r"removals\[(\d+)\].*", r"from_\1"),
-    (r"additions\[(\d+)\]\.block", r"put_\1"),
-    (r"additions\[(\d+)\]\.tower", r"to_tower_\1"),
-    (r"additions\[(\d+)\].*", r"to_place_\1"),
+    (r"(blocks|removals|additions)\[\d+\].*", ""),
 ]
 EVENTS = {
     "setup": bo.SETUP,
@@ -134,6 +145,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
             "tower": tower,
             "problems": problems,
             "winner": seat == state["winner"],
+            "over": state["phase"] == "over",
             "coloured": bool(colours),
             "colour_name": _colour_name(colours.get(seat)),
             "by_colour": _by_colour(tower),
@@ -201,8 +213,67 @@ def _rows(state: dict[str, Any], kind: str) -> int:
     return bo.draw_limit(state, value("wrong_call_draw"))
 
 
-def _all_places() -> list[tuple[str, str]]:
-    return [(f"{f}-{c}", _place_label(f, c)) for f in range(1, floors() + 1) for c in cells()]
+def _needed(tower: list[list[str | None]], floor: int, index: int) -> int:
+    """How many blocks, this one included, a block at ``floor`` (from 1), cell ``index`` needs
+    on the tower: every empty cell two floors below it and lower, since only two floors may be
+    partly built (BO-8), and the empty cell under it (BO-7). Any such blocks can go on lowest
+    floor first."""
+    below = sum(1 for cells_of in tower[: max(floor - 2, 0)] for colour in cells_of if colour is None)
+    under = 1 if floor > 1 and tower[floor - 2][index] is None else 0
+    return below + under + 1
+
+
+def _place_picker(tower: list[list[str | None]], count: int) -> list[dict[str, Any]]:
+    """The floors of a player's own tower where ``count`` blocks can go, the lowest first:
+    every cell with its block, or empty and whether one of the blocks can go there."""
+    shown: list[dict[str, Any]] = []
+    for number in range(1, floors() + 1):
+        row = [
+            {
+                "key": f"{number}-{cell}",
+                "label": _place_label(number, cell),
+                "colour": colour,
+                "colour_name": _colour_name(colour),
+                "open": colour is None and _needed(tower, number, index) <= count,
+            }
+            for index, (cell, colour) in enumerate(zip(cells(), tower[number - 1], strict=True))
+        ]
+        if any(c["open"] for c in row):
+            shown.append({"number": number, "cells": row})
+    return shown
+
+
+def _move_towers(state: dict[str, Any], names: dict[str, str], count: int) -> list[dict[str, Any]]:
+    """Every live tower for a move of ``count`` blocks, the top floor first: the blocks that
+    may come off (not on a protected floor, BO-11, nor under more blocks than are moved, BO-7)
+    and the empty cells the blocks can go to (BO-7, BO-8). The engine checks the rest (BO-10)."""
+    towers = []
+    for seat in state["seats"]:
+        if seat in state["eliminated"]:
+            continue
+        tower = state["towers"][seat]
+        protected = protected_up_to(tower, state["colours"][seat])
+        heights = [sum(1 for floor in tower if floor[index] is not None) for index in range(len(cells()))]
+        shown: list[dict[str, Any]] = []
+        for number in range(highest_allowed(tower), 0, -1):
+            row = []
+            for index, (cell, colour) in enumerate(zip(cells(), tower[number - 1], strict=True)):
+                place = _place_label(number, cell)
+                row.append(
+                    {
+                        "key": f"{seat}:{number}:{cell}",
+                        "colour": colour,
+                        "colour_name": _colour_name(colour),
+                        "takeable": colour is not None and number > protected and heights[index] - number < count,
+                        "open": colour is None and _needed(tower, number, index) <= count,
+                        "block": f"{names[seat]} · {place} · {_colour_name(colour)}",
+                        "place": f"{names[seat]} · {place}",
+                    }
+                )
+            if shown or number <= top_floor(tower) or any(c["open"] for c in row):
+                shown.append({"number": number, "cells": row})
+        towers.append({"seat": seat, "name": names[seat], "colour": state["colours"][seat], "floors": shown})
+    return towers
 
 
 def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
@@ -222,9 +293,11 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
 def _bonus_context(state: dict[str, Any]) -> dict[str, Any]:
     """A row per bonus block the active player still has, the first on the suggested place (BO-6)."""
     left = state["bonus"][state["active"]]
+    tower = state["towers"][state["active"]]
     return {
         "bo_bonus_rows": [str(i) for i in range(left)],
-        "bo_bonus_places": suggested_places(state["towers"][state["active"]], left),
+        "bo_bonus_places": suggested_places(tower, left),
+        "bo_bonus_floors": _place_picker(tower, left),
     }
 
 
@@ -235,7 +308,8 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
     live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
     context: dict[str, Any] = {
         "bo_faces": value("die_faces"),
-        "bo_places": _all_places(),
+        "bo_floor_numbers": range(1, floors() + 1),
+        "bo_cells": list(CELL_NAMES.items()),
         "bo_live_seats": [(seat, names[seat]) for seat in live],
     }
     if state["phase"] != "playing":
@@ -244,8 +318,10 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
     context["bo_pending"] = pending["kind"] if pending else None
     if pending and pending["kind"] in ("draw", "miss"):
         count = _rows(state, pending["kind"])
-        places = suggested_places(state["towers"][state["active"]], count)
+        tower = state["towers"][state["active"]]
+        places = suggested_places(tower, count)
         context["bo_draw"] = [{"index": i, "place": places[i]} for i in range(count)]
+        context["bo_draw_floors"] = _place_picker(tower, count)
         if pending["kind"] == "draw" and count < pending["count"]:
             context["bo_short"] = {
                 "count": pending["count"],
@@ -257,16 +333,9 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
     if pending and pending["kind"] == "move":
         count = _rows(state, "move")
         context["bo_move"] = list(range(count))
-        context["bo_move_blocks"] = [(str(i), gettext("block %(n)s") % {"n": i + 1}) for i in range(count)]
+        context["bo_move_towers"] = _move_towers(state, names, count)
         if count < pending["count"]:
             context["bo_short"] = {"count": pending["count"], "limit": count, "lost": pending["count"] - count}
-    context["bo_occupied"] = [
-        (f"{seat}:{number}:{cell}", f"{names[seat]} · {_place_label(number, cell)} · {_colour_name(colour)}")
-        for seat in live
-        for number, floor in enumerate(state["towers"][seat], start=1)
-        for cell, colour in zip(cells(), floor, strict=True)
-        if colour is not None
-    ]
     return context
 
 
@@ -340,36 +409,62 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             {"choice": choice, "blocks": _drawn(data, _rows(state, "miss"))} if choice == "draw" else {"choice": choice}
         )
     if event_type == bo.MOVE:
+        # Each tapped block goes where it was tapped to (``from_<k>`` to ``to_<k>``), whatever
+        # the order of the taps: they come off in the order the rules let them (BO-7, BO-8,
+        # BO-10) and go on the lowest floor first, so a stack keeps its order.
         count = _rows(state, "move")
+        taken = [data.get(f"from_{k}") for k in range(count)]
+        off = sorted(range(count), key=lambda k: _taking_order(state, taken[k]))
+        on = sorted(range(count), key=lambda k: _lowest_first(_block(data.get(f"to_{k}"))))
         return {
-            "removals": [_block(data.get(f"from_{i}")) for i in range(count)],
-            # Which block taken off goes there (``put_<row>``, from 0): a stack moved keeps its order.
-            "additions": [
-                {
-                    "tower": data.get(f"to_tower_{i}"),
-                    "block": whole_or_text(data.get(f"put_{i}", str(i))),
-                    **_place(data.get(f"to_place_{i}")),
-                }
-                for i in range(count)
-            ],
+            "removals": [_block(taken[k]) for k in off],
+            "additions": [{"block": off.index(k), **_block(data.get(f"to_{k}"))} for k in on],
         }
     if event_type == bo.BONUS:
         rows = range(value("bonus_blocks"))
-        return {"blocks": [_place(data.get(f"bonus_{i}")) for i in rows if data.get(f"bonus_{i}")]}
+        places = [_place(data.get(f"bonus_{i}")) for i in rows if data.get(f"bonus_{i}")]
+        return {"blocks": sorted(places, key=_lowest_first)}
     if event_type == bo.KNOCK:
         return {"seat": data.get("seat"), "tower": data.get("tower")}
     adjusted: dict[str, Any] = {"note": data.get("note", ""), "end_turn": "end_turn" in data, "remove": [], "add": []}
-    if data.get("remove"):
-        adjusted["remove"] = [_block(data.get("remove"))]
-    if data.get("add_place"):
+    # A place is a floor and a cell, two short lists rather than one of 24 places.
+    if data.get("remove_floor"):
+        adjusted["remove"] = [
+            {"tower": data.get("remove_tower"), **_place(f"{data.get('remove_floor')}-{data.get('remove_cell')}")}
+        ]
+    if data.get("add_floor"):
         adjusted["add"] = [
-            {"tower": data.get("add_tower"), "colour": data.get("add_colour"), **_place(data.get("add_place"))}
+            {
+                "tower": data.get("add_tower"),
+                "colour": data.get("add_colour"),
+                **_place(f"{data.get('add_floor')}-{data.get('add_cell')}"),
+            }
         ]
     return adjusted
 
 
 def _drawn(data: QueryDict, count: int) -> list[dict[str, Any]]:
-    return [{"colour": data.get(f"colour_{i}"), **_place(data.get(f"spot_{i}"))} for i in range(count)]
+    """The drawn blocks, the lowest place first: the places are tapped in any order, and a
+    block drawn onto another block of the same draw must come after it (BO-7, BO-8)."""
+    rows = [{"colour": data.get(f"colour_{i}"), **_place(data.get(f"spot_{i}"))} for i in range(count)]
+    return sorted(rows, key=_lowest_first)
+
+
+def _lowest_first(place: dict[str, Any]) -> int:
+    """A place's floor to sort by; a floor that is not one is left first, to be refused."""
+    floor = place["floor"]
+    return floor if isinstance(floor, int) else 0
+
+
+def _taking_order(state: dict[str, Any], raw: str | None) -> tuple[int, bool]:
+    """Blocks come off the highest floor first and, on a floor, the tower owner's colour last:
+    the order in which the rules let the most of them come off (BO-7, BO-8, BO-10)."""
+    block = _block(raw)
+    floor, tower = block["floor"], state["towers"].get(block["tower"])
+    if tower is None or not isinstance(floor, int) or not 1 <= floor <= floors() or block["cell"] not in cells():
+        return (0, False)
+    colour = tower[floor - 1][cells().index(block["cell"])]
+    return (-floor, colour is not None and colour == state["colours"].get(block["tower"]))
 
 
 def _place(raw: str | None) -> dict[str, Any]:

@@ -79,11 +79,12 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
     draw = page.locator("#bo-draw")
     for legend in ("Block 1", "Block 2"):
         draw.get_by_role("group", name=legend, exact=True).get_by_label("blue", exact=True).check()
-    page.locator('select[name="spot_1"]').select_option("2-se")
+    # Block 2's place is one tap on a cell of Ada's tower: floor 2, with nothing under it.
+    draw.get_by_role("group", name="Block 2 goes on").get_by_role("radio", name="floor 2, south-east").check()
     page.get_by_role("button", name="Place the blocks").click()
-    # The refusal stands next to the block it concerns, and the form keeps what was chosen.
-    expect(page.locator('#bo-draw select[name="spot_1"] + [role="alert"]')).to_contain_text("(rule BO-7)")
-    expect(page.locator('#bo-draw select[name="spot_1"]')).to_have_value("2-se")
+    # The refusal stands over the towers of the form, and the form keeps what was chosen.
+    expect(page.locator('#bo-draw [role="alert"]')).to_contain_text("(rule BO-7)")
+    expect(page.locator('#bo-draw input[name="spot_1"][value="2-se"]')).to_be_checked()
     expect(page.locator('#bo-draw input[name="colour_0"][value="blue"]')).to_be_checked()
     assert state(session_id)["towers"][ada][0] == [None] * 4
     page.goto(f"/s/{session_id}/")
@@ -117,6 +118,9 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
     expect(page.get_by_test_id("bo-miss-help")).to_contain_text("If you guessed wrong, you may either")
     send(page, page.get_by_role("button", name="Pass: the die goes to the left"))
     expect(page.get_by_test_id("bo-status")).to_contain_text("Ada wins: a perfect tower!")
+    # The game is over: no word of a tower that is not perfect yet, nor of the round's check.
+    expect(page.get_by_test_id("bo-board")).not_to_contain_text("Not perfect yet")
+    expect(page.get_by_test_id("bo-check")).to_have_count(0)
     assert state(session_id)["bag"] == {"blue": 10, "red": 22, "green": 12}
     shot(page, screenshots, "03-winner")
     page.get_by_role("button", name="Finish and record results").click()

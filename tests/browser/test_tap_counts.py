@@ -3,7 +3,8 @@ at most 5, from a finished game to its rematch's board in 1, and a turn of each 
 device that makes it: on the host's page a Tower of Babel pass in 1, a babel cube placed in 3,
 a Babel On! draw of 2 blocks in 5 (the same on the player's phone), and a 7 Wonders: Babel
 turn with a tile built and a Great Project marker taken in 5; on the phones, that tile in 3
-and that marker, with the turn's end, in 2.
+and that marker, with the turn's end, in 2. Babel On!'s draws of 6 blocks and its moves, tapped
+on the towers of a phone, are counted in test_babel_on_tap_board.py.
 
 The page counts what the browser itself received (sessionStorage keeps it across the
 navigations): each click, each choice in a list (2 taps: open it, pick), and each sequence of
@@ -111,7 +112,9 @@ def test_a_tower_of_babel_game_opens_on_who_starts(new_context: Callable[[], Bro
     page = counting_page(new_context, f"/n/{night.pk}/")
     page.get_by_role("region", name="Start a game").get_by_role("link", name="Tower of Babel").click()
     page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_role("heading", name="Who starts?")).to_be_visible()
+    # The first player the app drew plays at once (TB-9); another is one tap away.
+    expect(page.get_by_role("form", name="Who starts? Tap another name to change it.")).to_be_visible()
+    expect(page.get_by_role("button", name="Pass", exact=True)).to_be_enabled()
     assert taps_on(page) == 2
 
 
