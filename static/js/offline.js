@@ -308,6 +308,33 @@
     panel.querySelector("[data-refused-moves]").hidden = !refused.length;
     panel.toggleAttribute("data-refusals", refused.length > 0);
     panel.hidden = !(state.offline || state.sending || moves.length || refused.length);
+    holdTheTurn(moves);
+  }
+  // A move waiting on this device marks its own form, and the controls of its turn (the panel
+  // the form stands in) wait with it, disabled until it is sent or refused: a turn's second move
+  // cannot be made over a first that the table has not seen yet.
+  function holdTheTurn(moves) {
+    document.querySelectorAll("[data-held]").forEach(function (control) {
+      control.disabled = false;
+      control.removeAttribute("data-held");
+    });
+    document.querySelectorAll("[data-waiting-note]").forEach(function (note) { note.remove(); });
+    moves.forEach(function (move) {
+      var form = formOf(move);
+      if (!form) return;
+      var turn = form.closest("[data-my-move], .panel") || form;
+      turn.querySelectorAll("form button, form input, form select, form textarea").forEach(function (control) {
+        if (control.disabled || control.type === "hidden") return;
+        control.disabled = true;
+        control.setAttribute("data-held", "");
+      });
+      var note = document.createElement("p");
+      note.className = "waiting-note";
+      note.setAttribute("role", "status");
+      note.setAttribute("data-waiting-note", "");
+      note.textContent = panel.getAttribute("data-waiting-to-send");
+      form.prepend(note);
+    });
   }
   function madeAt(move) {
     return panel.getAttribute("data-made-at").replace("{move}", move.label).replace("{time}", clock(new Date(move.made)));
