@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from sessions.games import COLOUR_NAMES, Game
 from sessions.numbers import parse_sum
@@ -29,12 +31,79 @@ class SignupForm(UserCreationForm):
     pass
 
 
+class UncutCharField(forms.CharField):
+    """Text whose limit the server checks and names in its refusal. The browser is given no
+    ``maxlength``, which cuts a pasted or typed text at the limit without a word."""
+
+    default_error_messages = {
+        "max_length": _("At most %(limit_value)d characters here: this has %(show_value)d."),
+    }
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = super().widget_attrs(widget)
+        attrs.pop("maxlength", None)
+        return attrs
+
+
 class GroupForm(IdempotentForm):
-    name = forms.CharField(label=_("Group name"), max_length=80)
+    name = UncutCharField(label=_("Group name"), max_length=80)
+
+
+PLAYER_NAME_LIMIT = Player._meta.get_field("name").max_length or 0
 
 
 class PlayerForm(IdempotentForm):
-    name = forms.CharField(label=_("Player name"), max_length=40)
+    name = UncutCharField(
+        label=_("Player name"),
+        max_length=PLAYER_NAME_LIMIT,
+        error_messages={
+            "max_length": _("A player's name has at most %(limit_value)d characters: this one has %(show_value)d.")
+        },
+    )
+
+
+class PlayersForm(IdempotentForm):
+    """One or more players to add: a name per line, or names separated by commas. A name over
+    the limit, or one given twice, refuses the whole list, naming them (never cut)."""
+
+    name = forms.CharField(
+        label=_("Players to add"),
+        help_text=_("One name per line, or separated by commas."),
+        widget=forms.Textarea(attrs={"rows": 3, "autocapitalize": "words", "autocomplete": "off"}),
+        error_messages={"required": _("Enter a name.")},
+    )
+
+    def __init__(self, *args: Any, focused: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if focused:  # the field again after names were added or refused: the next ones are typed at once
+            self.fields["name"].widget.attrs["autofocus"] = True
+
+    def clean_name(self) -> list[str]:
+        text: str = self.cleaned_data["name"]
+        names = [name.strip() for line in text.splitlines() for name in line.split(",")]
+        names = [name for name in names if name]
+        if not names:
+            raise forms.ValidationError(_("Enter a name."), code="required")
+        refused = [
+            forms.ValidationError(
+                _("A player's name has at most %(limit)d characters: “%(name)s” has %(count)d."),
+                code="max_length",
+                params={"limit": PLAYER_NAME_LIMIT, "name": name, "count": len(name)},
+            )
+            for name in names
+            if len(name) > PLAYER_NAME_LIMIT
+        ]
+        counted = Counter(name.lower() for name in names)  # "ada" and "Ada" are one player
+        first_typed = {name.lower(): name for name in reversed(names)}
+        twice = [first_typed[key] for key, count in counted.items() if count > 1]
+        if twice:
+            said = ngettext(
+                "This name is given twice: %(names)s.", "These names are given twice: %(names)s.", len(twice)
+            )
+            refused.append(forms.ValidationError(said % {"names": ", ".join(twice)}, code="twice"))
+        if refused:
+            raise forms.ValidationError(refused)
+        return names
 
 
 class MergeForm(IdempotentForm):
@@ -53,8 +122,8 @@ class MemberForm(IdempotentForm):
 
 class NightForm(IdempotentForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    place = forms.CharField(label=_("Place"), max_length=80, required=False)
-    notes = forms.CharField(label=_("Notes"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    place = UncutCharField(label=_("Place"), max_length=80, required=False)
+    notes = UncutCharField(label=_("Notes"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,6 +181,13 @@ class SessionForm(IdempotentForm):
             (self[f"seat_{i}"], self[f"colour_{i}"] if self.game.colours else None)
             for i in range(self.game.max_players)
         ]
+
+    @property
+    def seats_open(self) -> int:
+        """How many seat rows show open: the filled ones and the rules' fewest players; the
+        rest wait behind "More seats" (a table of three does not scroll past five empty rows)."""
+        filled = [index for index in range(self.game.max_players) if self[f"seat_{index}"].value()]
+        return max(self.game.min_players, filled[-1] + 1 if filled else 0)
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[f"option_{option.name}"] for option in self.game.options]

@@ -9,22 +9,25 @@ of recording twice.
 from __future__ import annotations
 
 import logging
+import operator
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import reduce
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, ProtectedError
+from django.db.models import Exists, F, OuterRef, ProtectedError, Q
 from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
+from scoring.tower_of_babel import engine as tob
 from sessions import caching, push, rematch, selectors
 from sessions.event_words import Recorded, recorded_key
-from sessions.games import get_game
+from sessions.games import TOWER_OF_BABEL, get_game
 from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
     GameNight,
@@ -109,6 +112,40 @@ def create_player(*, group: Group, name: str, user: User | None = None) -> Playe
     return Player.objects.create(group=group, name=_player_name(group=group, name=name), user=user)
 
 
+def create_players(*, group: Group, names: Sequence[str]) -> list[Player]:
+    """Several players at once (the first night's table), all or none: names the group has
+    already, in any case, refuse the list and are named (an archived one is brought back from
+    the archived players instead)."""
+    names = [name.strip() for name in names]
+    if not all(names):
+        raise RuleError(gettext_noop("Enter a name."), field="name")
+    typed = {name.lower(): name for name in names}
+    with transaction.atomic():
+        found = group.players.filter(reduce(operator.or_, (Q(name__iexact=name) for name in names)))
+        archived = [typed.get(player.name.lower(), player.name) for player in found if player.archived_at]
+        taken = [typed.get(player.name.lower(), player.name) for player in found if not player.archived_at]
+        if archived:
+            raise RuleError(_named(archived, ARCHIVED_NAMES), field="name", params={"name": ", ".join(archived)})
+        if taken:
+            raise RuleError(_named(taken, TAKEN_NAMES), field="name", params={"name": ", ".join(taken)})
+        return [Player.objects.create(group=group, name=name) for name in names]
+
+
+# What refuses a new player's name, said of one name or of several (``{name}`` lists them).
+ARCHIVED_NAMES = (
+    gettext_noop("{name} is archived: bring them back from the archived players."),
+    gettext_noop("{name} are archived: bring them back from the archived players."),
+)
+TAKEN_NAMES = (
+    gettext_noop("This group already has a player called {name}."),
+    gettext_noop("This group already has players called {name}."),
+)
+
+
+def _named(names: Sequence[str], said: tuple[str, str]) -> str:
+    return said[0] if len(names) == 1 else said[1]
+
+
 def rename_player(*, player: Player, name: str) -> Player:
     """Renaming keeps every seat and result: history links to the player, not the name."""
     player.name = _player_name(group=player.group, name=name, excluding=player.pk)
@@ -125,15 +162,9 @@ def _player_name(*, group: Group, name: str, excluding: int | None = None) -> st
         others = others.exclude(pk=excluding)
     archived = others.filter(archived_at__isnull=False).first()
     if archived is not None:
-        raise RuleError(
-            gettext_noop("{name} is archived: bring them back from the archived players."),
-            field="name",
-            params={"name": archived.name},
-        )
+        raise RuleError(ARCHIVED_NAMES[0], field="name", params={"name": archived.name})
     if others.exists():
-        raise RuleError(
-            gettext_noop("This group already has a player called {name}."), field="name", params={"name": name}
-        )
+        raise RuleError(TAKEN_NAMES[0], field="name", params={"name": name})
     return name
 
 
@@ -241,6 +272,86 @@ def rematch_session(*, session: GameSession, author: User | None = None) -> Rema
             append_event(session_id=new.pk, expected_version=version, type=type, payload=payload, author=author)
     new.refresh_from_db()
     return RematchOutcome(session=new, created=True)
+
+
+def start_session(
+    *,
+    session_id: int,
+    expected_version: int,
+    author: User | None = None,
+    idempotency_key: str | None = None,
+    before_announce: Callable[[GameSession], None] | None = None,
+) -> EventOutcome:
+    """The game started on the pages, and in Tower of Babel its first player named at once:
+    the one the app drew (TB-9: "the product offers a random pick"), so the table plays
+    without one more tap; the host's page offers another until someone moves
+    (``name_first_player``). A repeated key records nothing more."""
+    game = GameSession.objects.filter(pk=session_id).values_list("game", flat=True).first()
+    draws_first = game == TOWER_OF_BABEL
+    with transaction.atomic():
+        outcome = append_event(
+            session_id=session_id,
+            expected_version=expected_version,
+            type=core.START,
+            author=author,
+            idempotency_key=idempotency_key,
+            before_announce=None if draws_first else before_announce,
+        )
+        drawn = (outcome.session.state.get("game") or {}).get("suggested_first")
+        if outcome.created and draws_first and drawn:
+            outcome = append_event(
+                session_id=session_id,
+                expected_version=outcome.session.version,
+                type=tob.FIRST_PLAYER,
+                payload={"seat": drawn},
+                author=author,
+                before_announce=before_announce,
+            )
+    return outcome
+
+
+def name_first_player(
+    *,
+    session_id: int,
+    expected_version: int,
+    seat: str,
+    author: User | None = None,
+    idempotency_key: str | None = None,
+    before_announce: Callable[[GameSession], None] | None = None,
+) -> EventOutcome:
+    """Tower of Babel's first player named by the table (TB-9): the first naming, or another
+    player before anyone has moved, as an undo of the one named before and this naming (the
+    log says both). The player already named again records nothing."""
+    key = idempotency_key[:64] if idempotency_key else None
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session_id)
+        repeat = session.events.filter(idempotency_key=key).first() if key else None
+        if repeat is not None:
+            return EventOutcome(session=session, event=repeat, created=False)
+        if session.version != expected_version:
+            raise StaleWrite(session)
+        named = (session.state.get("game") or {}).get("active")
+        if named is not None:
+            last = session.events.filter(seq=(session.state["in_effect"] or [0])[-1]).first()
+            if last is None or last.type != tob.FIRST_PLAYER:
+                raise RuleError(
+                    gettext_noop("Someone has played already: to change who starts, undo back to the start."),
+                    field="seat",
+                    rule="TB-9",
+                )
+            if named == seat:
+                return EventOutcome(session=session, event=last, created=False)
+            append_event(session_id=session_id, expected_version=expected_version, type=core.UNDO, author=author)
+            expected_version += 1
+        return append_event(
+            session_id=session_id,
+            expected_version=expected_version,
+            type=tob.FIRST_PLAYER,
+            payload={"seat": seat},
+            author=author,
+            idempotency_key=key,
+            before_announce=before_announce,
+        )
 
 
 def append_event(

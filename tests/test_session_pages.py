@@ -91,7 +91,9 @@ def test_undo_reverts_the_last_step_and_the_log_keeps_both(member_client, sessio
     session.refresh_from_db()
     assert session.status == core.PLAYING
     assert session.state["entry"]["scores"] is None
-    assert list(session.events.values_list("type", flat=True)) == ["session.start", "scores.record", "undo"]
+    # A Tower of Babel game started on the pages opens with the first player the app drew (TB-9).
+    types = ["session.start", "tob.first_player", "scores.record", "undo"]
+    assert list(session.events.values_list("type", flat=True)) == types
 
 
 def test_abandoning_closes_the_session_without_results(member_client, session):
@@ -120,7 +122,8 @@ def test_a_move_sent_by_htmx_is_answered_204_and_the_region_then_shows_it(member
     assert response.status_code == 204
     assert response.content == b""
     region = member_client.get(f"/s/{session.pk}/live/", HTTP_HX_REQUEST="true").content.decode()
-    assert 'data-version="1.' in region
+    assert response["Babel-Version"] == "2"  # the start, and the first player the app drew (TB-9)
+    assert 'data-version="2.' in region
     assert 'class="badge status-playing"' in region
 
 

@@ -20,10 +20,19 @@ from django.views.decorators.http import require_POST
 from scoring.errors import RuleError
 from sessions import selectors, services
 from sessions.boards import EDITIONS
-from sessions.forms import GroupForm, IdempotentForm, JoinForm, MemberForm, MergeForm, NightForm, PlayerForm
+from sessions.forms import (
+    GroupForm,
+    IdempotentForm,
+    JoinForm,
+    MemberForm,
+    MergeForm,
+    NightForm,
+    PlayerForm,
+    PlayersForm,
+)
 from sessions.games import get_game
 from sessions.http import MemberRequest
-from sessions.models import Membership, Player
+from sessions.models import Group, Membership, Player
 from sessions.rule_messages import describe
 
 
@@ -49,20 +58,34 @@ def group_new(request: MemberRequest) -> HttpResponse:
 @login_required
 def group(request: MemberRequest, group_id: int) -> HttpResponse:
     membership = selectors.membership(request.user, group_id)
+    return render(request, "groups/detail.html", _group_context(request, membership))
+
+
+def _group_context(request: MemberRequest, membership: Membership, **shown: Any) -> dict[str, Any]:
+    """The group page's context; ``shown`` replaces parts of it (a refused form)."""
     group = membership.group
-    search = request.GET.get("q", "").strip()[:100]
-    context = {
+    return {
         "group": group,
         "membership": membership,
+        "nights": selectors.nights_of(group)[:20],
+        "recent": selectors.play_log(group, limit=5),
+        "night_form": NightForm(),
+        **_players_context(request, membership.group),
+        **shown,
+    }
+
+
+def _players_context(request: MemberRequest, group: Group, *, focused: bool = False) -> dict[str, Any]:
+    """The group page's players panel (``groups/_players.html``, also sent alone to htmx, then
+    ``focused`` on its field)."""
+    search = request.GET.get("q", "").strip()[:100]
+    return {
+        "group": group,
         "players": selectors.players_page(group, search=search, page=request.GET.get("players")),
         "archived_players": list(selectors.archived_players(group)),
         "player_search": search,
-        "nights": selectors.nights_of(group)[:20],
-        "recent": selectors.play_log(group, limit=5),
-        "player_form": PlayerForm(),
-        "night_form": NightForm(),
+        "player_form": PlayersForm(focused=focused),
     }
-    return render(request, "groups/detail.html", context)
 
 
 @login_required
@@ -75,21 +98,34 @@ def play_log(request: MemberRequest, group_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def player_add(request: MemberRequest, group_id: int) -> HttpResponse:
-    group = selectors.membership(request.user, group_id).group
-    form = PlayerForm(request.POST)
+    """One or more players (a name per line, or separated by commas). htmx gets the players
+    panel again, its field focused for the next names; without it the page, or a refusal on
+    it that keeps what was typed."""
+    membership = selectors.membership(request.user, group_id)
+    group = membership.group
+    form = PlayersForm(request.POST, focused=True)  # shown again only when refused
+    added = None
     if form.is_valid():
-        name = form.cleaned_data["name"]
+        names = form.cleaned_data["name"]
         try:
             services.run_once(
                 user=request.user,
                 key=form.cleaned_data["idempotency_key"],
-                action=lambda: {"player": services.create_player(group=group, name=name).pk},
+                action=lambda: {"players": [p.pk for p in services.create_players(group=group, names=names)]},
             )
         except RuleError as error:
-            messages.error(request, describe(error))
-    else:
-        messages.error(request, _("Enter a name of at most 40 characters."))
-    return redirect("group", group_id=group.pk)
+            form.add_error("name", describe(error))
+        else:
+            added = _("Added: %(names)s.") % {"names": ", ".join(names)}
+    refused = {"player_form": form} if form.errors else {}
+    status = 400 if form.errors else 200
+    if request.htmx:
+        shown = {**_players_context(request, group, focused=True), "added": added, **refused}
+        return render(request, "groups/_players.html", shown, status=status)
+    if added is None:
+        return render(request, "groups/detail.html", _group_context(request, membership, **refused), status=status)
+    messages.success(request, added)
+    return redirect(reverse("group", args=[group.pk]) + "#players")
 
 
 @login_required

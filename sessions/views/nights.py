@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
-from scoring.session import START
 from sessions import selectors, services
 from sessions.forms import IdempotentForm, NightForm, SessionForm
-from sessions.games import GAMES
+from sessions.games import GAMES, Game
 from sessions.http import MemberRequest
+from sessions.models import GameNight, Player
 from sessions.rule_messages import describe
 
 
@@ -51,7 +51,7 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
     players = list(selectors.players_of(night.group))
     initial: dict[str, str] = {}
     if request.method != "POST":  # the night's last table, with each player's colour
-        for index, (player_id, colour) in enumerate(selectors.seat_defaults(night, game)):
+        for index, (player_id, colour) in enumerate(_seat_defaults(night, game, players)):
             initial |= {f"seat_{index}": str(player_id), f"colour_{index}": colour}
     form = SessionForm(request.POST or None, game=game, players=players, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -67,7 +67,7 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
                 options=form.options(),
             )
             if "start" in request.POST:  # the one tap from the set-up to the board
-                services.append_event(session_id=session.pk, expected_version=0, type=START, author=request.user)
+                services.start_session(session_id=session.pk, expected_version=0, author=request.user)
             return {"redirect": reverse("session", args=[session.pk])}
 
         try:
@@ -78,6 +78,19 @@ def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
             return redirect(result["redirect"])
     context = {"night": night, "game": game, "form": form, "has_players": bool(players)}
     return render(request, "nights/new_session.html", context, status=400 if form.errors else 200)
+
+
+def _seat_defaults(night: GameNight, game: Game, players: list[Player]) -> list[tuple[int, str]]:
+    """The night's last table (``selectors.seat_defaults``); for a group's first game, which has
+    none, its players in the order listed, as many as the game seats with its default options."""
+    defaults = selectors.seat_defaults(night, game)
+    if defaults:
+        return defaults
+    options = game.clean_options({})
+    most = min(len(players), game.max_players)
+    count = next((n for n in range(most, game.min_players - 1, -1) if game.allows(n, options)), 0)
+    first = [player.pk for player in players[:count]]
+    return list(zip(first, selectors.seat_colours(night.group_id, game, first), strict=True))
 
 
 @login_required

@@ -7,6 +7,7 @@ state and keeps what the person typed. htmx requests get the ``session`` region 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import qrcode
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import session as core
 from scoring.errors import RuleError
+from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
 from sessions.boards import PREVIEWS, board_for
 from sessions.event_words import undo_question
@@ -193,11 +195,9 @@ def _write(
     if not form.is_valid():
         return _refused(request, session, form, form_name=form_name, status=400)
     try:
-        outcome = services.append_event(
+        outcome = _writer(event_type, payload())(
             session_id=session.pk,
             expected_version=form.cleaned_data["expected_version"],
-            type=event_type,
-            payload=payload(),
             author=request.user,
             idempotency_key=form.cleaned_data["idempotency_key"],
             before_announce=lambda written: keep_ahead(request, written, own=_own_view(request, session)),
@@ -219,6 +219,17 @@ def _write(
     if request.htmx:
         return render_session(request, selectors.after_write(session, outcome.session, user=request.user))
     return redirect("session", session_id=session.pk)
+
+
+def _writer(event_type: str, payload: dict[str, Any]) -> Callable[..., services.EventOutcome]:
+    """The write of a move sent from the pages: a start opens the game (in Tower of Babel with
+    the first player the app drew); Tower of Babel's first player can be named again until
+    someone moves; any other move is one event."""
+    if event_type == core.START:
+        return services.start_session
+    if event_type == tob.FIRST_PLAYER:
+        return partial(services.name_first_player, seat=str(payload.get("seat") or ""))
+    return partial(services.append_event, type=event_type, payload=payload)
 
 
 def _own_view(request: MemberRequest, session: GameSession) -> View:

@@ -102,16 +102,15 @@ def test_a_table_plays_a_session_while_a_phone_follows_it_by_join_code(
     shot(host, "new-group")
     host.get_by_role("button", name="Create").click()
     expect(host.get_by_role("heading", name="Thursday table", level=1)).to_be_visible()
-    for name in PLAYERS:
-        field(host, "Player name").fill(name)
-        host.get_by_role("button", name="Add player").click()
-        expect(host.locator(".players li > a.player-name", has_text=name)).to_be_visible()
+    field(host, "Players to add").fill(", ".join(PLAYERS))  # all three at once
+    host.get_by_role("button", name="Add players").click()
     expect(host.locator(".players li > a.player-name")).to_have_text(PLAYERS)
     shot(host, "group-with-players")
 
     # Tonight's game night, and a Tower of Babel session with the three in seats.
+    host.get_by_text("Date, place and notes").click()
     field(host, "Place").fill("Ada's kitchen")
-    host.get_by_role("button", name="Start the night").click()
+    host.get_by_role("button", name="Start a game night").click()
     expect(host.get_by_text("Ada's kitchen")).to_be_visible()
     expect(host.get_by_text("No sessions yet tonight.")).to_be_visible()
     shot(host, "night")
