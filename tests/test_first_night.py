@@ -131,7 +131,8 @@ def test_a_night_without_sessions_says_so_outside_its_numbered_list(member_clien
 def seat_choices(page: str) -> list[str]:
     """The player chosen in each seat list of a new session's form, in order ('' when none)."""
     selects = re.findall(r'<select name="seat_\d+".*?</select>', page, re.S)
-    return [(re.search(r'<option value="(\d*)" selected', select) or [None, ""])[1] for select in selects]
+    chosen = [re.search(r'<option value="(\d*)" selected', select) for select in selects]
+    return [found[1] if found else "" for found in chosen]
 
 
 @pytest.fixture

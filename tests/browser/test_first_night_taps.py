@@ -95,7 +95,7 @@ def test_a_new_groups_first_game_is_playable_within_four_taps_of_the_night(
     monkeypatch.setattr(services, "new_secret", lambda: "1")
     night = a_first_night()
     page = on_a_phone(counting_page(new_context, f"/n/{night.pk}/"))
-    page.get_by_role("region", name="Start a game").get_by_role("link", name=GAMES[game].name, exact=True).click()
+    page.get_by_role("region", name="Start a game").get_by_role("link", name=str(GAMES[game].name), exact=True).click()
     page.get_by_role("button", name="Start the game").click()
     playable(page, game)
     taps = taps_on(page)
