@@ -169,6 +169,12 @@ def data_text(text: str, context: str = "") -> str:
 data_text_lazy = lazy(data_text, str)
 
 
+def in_a_sentence(label: str) -> str:
+    """A label ("On adjacent faces") as it reads inside a sentence: its first letter in lower
+    case, the rest as it is (German keeps its nouns capitalised: "auf benachbarten Seiten")."""
+    return label[:1].lower() + label[1:]
+
+
 def named(names: Mapping[str, str], key: str) -> str:
     """What the data calls ``key`` (a wonder, a cell, ...) in the reader's language; an
     unknown key as it is."""

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.babel_cubes.geometry import default_choice as cube_layouts
 from scoring.tower_of_babel.table import load_table, unverified
-from sessions.data_texts import LAYOUT_NAMES, data_text
+from sessions.data_texts import LAYOUT_NAMES, data_text, in_a_sentence
 from sessions.games import BABEL_CUBES, BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 
 if TYPE_CHECKING:
@@ -534,7 +534,7 @@ def about_these_rules(game: str) -> list[Note]:
             ),
         ]
     if game == BABEL_CUBES:
-        layouts = {key: data_text(LAYOUT_NAMES[value]).lower() for key, value in cube_layouts().items()}
+        layouts = {key: in_a_sentence(data_text(LAYOUT_NAMES[value])) for key, value in cube_layouts().items()}
         return [
             Note(
                 gettext(

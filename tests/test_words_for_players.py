@@ -145,3 +145,9 @@ def test_the_phone_s_great_project_heading_has_its_rule_linked_beside_it(member_
     session, code = _started(night, players, SEVEN_WONDERS)
     page = _play_screens(member_client, session, code)["phone"]
     assert '<h2>Great Project</h2> <small class="muted rule-ref">' + ruled("SW-9") in page
+
+
+def test_the_cube_layouts_keep_german_nouns_capitalised_inside_the_sentence(member_client, night, players):  # BC-2
+    session, _code = _started(night, players, BABEL_CUBES)
+    page = member_client.get(f"/s/{session.pk}/", headers={"accept-language": "de"}).content.decode()
+    assert "auf benachbarten Seiten" in page  # the option reads "Auf benachbarten Seiten"

@@ -16,6 +16,7 @@ from scoring.babel_cubes.moves import Move, Position, legal_moves, position_of
 from scoring.errors import RuleError, gettext_noop
 from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
 from sessions.boards.turns import already_recorded, check_shown_now
+from sessions.data_texts import in_a_sentence
 from sessions.games import BABEL_CUBES, get_game
 from sessions.models import GameSession
 from sessions.numbers import whole
@@ -128,9 +129,10 @@ def board_context(session: GameSession) -> dict[str, Any]:
 
 
 def _layout_names(geometry: dict[str, str]) -> dict[str, str]:
-    """The session's cube layouts as the options name them ("On adjacent faces", ...)."""
+    """The session's cube layouts as the options name them, inside a sentence ("on adjacent
+    faces", ...)."""
     names = {option.name: dict(option.choices) for option in get_game(BABEL_CUBES).options}
-    return {key: str(names[key].get(value, value)) for key, value in geometry.items()}
+    return {key: in_a_sentence(str(names[key].get(value, value))) for key, value in geometry.items()}
 
 
 def review(final: Position, seats: list[str], names: dict[str, str]) -> list[dict[str, Any]]:
