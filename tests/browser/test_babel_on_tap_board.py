@@ -16,6 +16,7 @@ from scoring.babel_on import engine as bo
 from sessions import services
 from sessions.models import GameSession, Player
 from tests.browser.conftest import phone_of
+from tests.browser.test_every_page import THEMES, violations
 from tests.browser.test_tap_counts import a_night_after_a_game, counting_phone, taps_on
 from tests.conftest import advance
 
@@ -154,3 +155,36 @@ def test_without_javascript_the_towers_are_tapped_and_the_forms_posted(
         context.close()
     placed = towers(session)
     assert (placed[str(ada.pk)][0][2], placed[str(bruno.pk)][0][1]) == ("green", None)
+
+
+def test_the_tapped_towers_pass_axe_and_fit_the_phone_in_both_themes(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    session, _ada, _bruno, code = a_move_of_one_block()
+    phone = phone_of(new_context(), code, "Ada")
+    phone.set_viewport_size(PHONE)
+    turn = phone.get_by_test_id("bo-my-turn")
+    found: list[str] = []
+
+    def look(state: str) -> None:
+        for theme in THEMES:
+            phone.emulate_media(color_scheme=theme)
+            found.extend(f"{state} {theme}: {v}" for v in violations(phone))
+            phone.screenshot(path=screenshots / f"babel-on-tap-03-{state}-{theme}.png", full_page=True)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], state
+
+    # A draw of 6 (the real die), every colour chosen.
+    turn.get_by_label("even", exact=True).check()
+    turn.locator('input[name="roll"]').fill("6")
+    turn.get_by_role("button", name="Record this roll").click()
+    for row in range(6):
+        turn.get_by_role("group", name=f"Block {row + 1}", exact=True).get_by_label("red", exact=True).click()
+    look("draw")
+    phone.get_by_role("button", name="Place the blocks").click()
+    expect(phone.get_by_test_id("bo-waiting")).to_be_visible()
+    advance(GameSession.objects.get(pk=session.pk), bo.ROLL, call="odd", roll=2)  # Bruno misses
+    # A move of 1 (the app's die), its block tapped.
+    call_and_roll(phone, "odd")
+    turn.get_by_role("radio", name="Block 1: take off Bruno · floor 1, north-east · green").click()
+    look("move")
+    assert found == []
