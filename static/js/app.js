@@ -228,6 +228,60 @@
   });
   document.addEventListener("htmx:afterSettle", vibrateSwitch);
 
+  // Messages where the eye is. A refused (400) or stale (409) send comes back with its form
+  // refilled and the reason on it: the reason is brought into view and focused, so that a
+  // screen reader says it. When the form is gone from the table, the reason stays in a notice
+  // at the bottom of the screen until it is read. After a move of this device, the focus goes
+  // to this device's own panel, or the table's news on the host's page, never into a control
+  // that the move handed on to the next player.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // The form sent (htmx names its nearest remaining parent as the event's element once the
+    // answer has taken the form away).
+    var config = event.detail.requestConfig, form = (config && config.elt) || event.detail.elt;
+    var live = event.detail.target, xhr = event.detail.xhr;
+    if (!form || form.tagName !== "FORM" || !xhr || !live || !live.hasAttribute || !live.hasAttribute("data-version")) return;
+    if (xhr.status === 400 || xhr.status === 409) sayWhy(live, form);
+    else if (xhr.status === 204) live.focusOwn = true; // once the fetch that follows is in
+    else if (xhr.status < 300) focusOwn(live);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var live = event.detail.target;
+    if (!live || !live.focusOwn) return;
+    live.focusOwn = false;
+    focusOwn(live);
+  });
+  function sayWhy(live, form) {
+    var reason = form.isConnected && form.querySelector('[role="alert"]');
+    if (reason) {
+      reason.setAttribute("tabindex", "-1");
+      reason.scrollIntoView({ block: "center" });
+      reason.focus({ preventScroll: true });
+      return;
+    }
+    reason = live.querySelector('[role="alert"]');
+    if (reason) notice(reason.textContent.trim());
+  }
+  function notice(text) {
+    var template = document.getElementById("notice"), shown = document.querySelector("body > .notice");
+    if (!template || !text) return;
+    if (shown) shown.remove();
+    shown = template.content.firstElementChild.cloneNode(true);
+    shown.querySelector("[data-notice-text]").textContent = text;
+    document.body.appendChild(shown);
+    shown.querySelector("[data-notice-close]").focus({ preventScroll: true });
+  }
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest("[data-notice-close]");
+    if (close) close.closest(".notice").remove();
+  });
+  function focusOwn(live) {
+    var active = document.activeElement;
+    if (active && active.closest && active.closest("form[data-dirty]")) return; // someone is typing
+    if (active && active !== document.body && active.isConnected && !live.contains(active)) return;
+    var own = live.querySelector("[data-my-move]") || document.getElementById("my-panel") || document.getElementById("live");
+    if (own) own.focus({ preventScroll: true });
+  }
+
   // The theme switch says "Dark theme" on or off: the server knows a choice made with it;
   // without one the page follows the device, which only the browser knows.
   function themeSwitch() {
