@@ -33,7 +33,8 @@ def test_a_double_tap_records_one_event(member_client, session):
     for _ in range(2):
         response = member_client.post(f"/s/{session.pk}/do/start/", {"expected_version": 0, "idempotency_key": "tap"})
         assert response.status_code == 302
-    assert list(SessionEvent.objects.values_list("type", flat=True)) == ["session.start"]
+    # Once: the start, and the first player the app drew for this Tower of Babel game (TB-9).
+    assert list(SessionEvent.objects.values_list("type", flat=True)) == ["session.start", "tob.first_player"]
 
 
 def test_a_repeated_key_returns_the_first_event_even_after_the_session_moved_on(session):
