@@ -131,7 +131,7 @@ def test_the_rematch_takes_the_display_at_its_first_move_without_waiting_for_a_t
     region = moved.content.decode()
     assert shown_on(region) == str(rematch.pk)
     assert 'data-testid="podium"' not in region
-    assert 'data-testid="table-next"' not in region
+    assert 'data-testid="next-game"' not in region
 
 
 def test_a_new_game_takes_the_display_when_it_starts_not_while_it_is_set_up(table, night, players):

@@ -85,12 +85,13 @@ def test_a_tv_shows_whose_turn_and_the_standings_in_big_type_then_keeps_the_podi
     on_the_phone = font_size(phone.get_by_test_id("standings").locator("li").first)
     on_the_tv = font_size(standings.locator("li").first)
     assert on_the_tv >= 2 * on_the_phone, (on_the_tv, on_the_phone)
+    phone.close()
     tv.screenshot(path=screenshots / "tv-1920-tower-of-babel-playing.png")
 
     finish_with_scores(session, [30, 42, 25, 12])
     rematch = services.rematch_session(session=session).session
     expect(tv.get_by_test_id("podium")).to_be_visible(timeout=3_000)
-    expect(tv.get_by_test_id("table-next")).to_have_text("Next: Tower of Babel rematch, waiting to start")
+    expect(tv.get_by_test_id("next-game")).to_have_text("Next: Tower of Babel rematch, waiting to start")
     expect(tv.get_by_role("img", name="Winner")).to_be_visible()
     expect(tv.get_by_test_id("winner")).to_contain_text("Bruno")
     assert in_first_screen(tv, tv.get_by_test_id("podium"))
@@ -101,7 +102,7 @@ def test_a_tv_shows_whose_turn_and_the_standings_in_big_type_then_keeps_the_podi
     advance(rematch, tob.PASS)  # Bruno, first this time, passes: the rematch takes the table
     expect(turn).to_contain_text("Chiara to play", timeout=3_000)
     expect(tv.get_by_test_id("podium")).to_have_count(0)
-    expect(tv.get_by_test_id("table-next")).to_have_count(0)
+    expect(tv.get_by_test_id("next-game")).to_have_count(0)
     assert in_first_screen(tv, turn)
     assert in_first_screen(tv, standings)
     tv.screenshot(path=screenshots / "tv-1920-rematch-under-way.png")
