@@ -111,7 +111,10 @@ def test_a_move_offers_the_blocks_that_can_come_off_and_the_cells_they_can_go_to
     assert f"{ada}:1:nw" not in offered(section, "to_0")
     assert f"{bruno}:1:nw" in offered(section, "to_0")
     assert f"{bruno}:2:nw" not in offered(section, "to_0")  # nothing under it (BO-7)
-    assert "Block 1: take off Ada · floor 3, north-west · red" in section
+    # Each radio button is named by the step and the block: "Block 1: take off Ada · floor 3, ...".
+    assert '<span hidden id="bo-off-0">Block 1: take off</span>' in section
+    assert f'<span class="visually-hidden" id="bo-{ada}-3-nw">Ada · floor 3, north-west · red</span>' in section
+    assert f'value="{ada}:3:nw" aria-labelledby="bo-off-0 bo-{ada}-3-nw"' in section
     assert "<select" not in section
     response = send(ada_phone, code, from_0=f"{ada}:3:nw", to_0=f"{bruno}:1:se")
     assert response.status_code == 302

@@ -262,6 +262,7 @@ def _move_towers(state: dict[str, Any], names: dict[str, str], count: int) -> li
                 row.append(
                     {
                         "key": f"{seat}:{number}:{cell}",
+                        "id": f"{seat}-{number}-{cell}",
                         "colour": colour,
                         "colour_name": _colour_name(colour),
                         "takeable": colour is not None and number > protected and heights[index] - number < count,
