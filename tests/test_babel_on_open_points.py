@@ -116,7 +116,8 @@ def test_bo_5_a_wrong_call_keeps_the_turn_until_the_table_records_one_block_draw
     assert (state["active"], state["pending"]) == (ada, {"kind": "miss", "count": 4})
     html = page(member_client, session)
     assert "Ada: a wrong call" in html
-    assert "The rule text stops at “If you guessed wrong, you may either …”" in html  # the Decision, shown
+    assert "Record what your table agrees: a pass, or one block drawn" in html  # the Decision, shown
+    assert "If you guessed wrong" not in html  # the cut rule text is for the rules page (BO-5)
     assert "Pass: the die goes to the left" in html
     assert "Draw this block" in html
     again = play(member_client, session, "roll", call="odd", roll="3", die="typed")

@@ -115,7 +115,9 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
 
     # Bruno's miss ends the round once he passes: the perfect tower wins (BO-14).
     roll(page, "even", 5)
-    expect(page.get_by_test_id("bo-miss-help")).to_contain_text("If you guessed wrong, you may either")
+    expect(page.get_by_test_id("bo-miss-help")).to_have_text(
+        "Record what your table agrees: a pass, or one block drawn from the bag onto your own tower."
+    )
     send(page, page.get_by_role("button", name="Pass: the die goes to the left"))
     expect(page.get_by_test_id("bo-status")).to_contain_text("Ada wins: a perfect tower!")
     # The game is over: no word of a tower that is not perfect yet, nor of the round's check.
