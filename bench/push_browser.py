@@ -212,8 +212,7 @@ def open_device(
         page.goto(f"/s/{table['session']}/")
     else:
         page.goto(f"/j/{table['code']}/")
-        page.locator('select[name="seat"]').select_option(label=PLAYERS[index - 1])
-        page.get_by_role("button", name="This is me").click()
+        page.get_by_test_id("seat-chooser").get_by_role("button", name=PLAYERS[index - 1], exact=True).click()
         page.get_by_test_id("my-build").wait_for()
     if push:
         page.locator("[data-version][data-pushed]").wait_for()
