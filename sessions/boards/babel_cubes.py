@@ -179,7 +179,7 @@ def picker(session: GameSession) -> list[dict[str, Any]]:
                         "key": move_key(move),
                         "label": label,
                         "bulges": bulges_of(move),
-                        "picture": placement(cell, colour_of(cube_type), move.mask, here, label=label),
+                        "picture": placement(cell, colour_of(cube_type), move.mask, here),
                     }
                 )
             types.append(

@@ -102,17 +102,17 @@ def _depth(cube: Placed) -> float:
     return x - y + cube.level
 
 
-def placement(cell: str, colour: str, mask: int, neighbours: dict[str, str], *, label: str) -> SafeString:
+def placement(cell: str, colour: str, mask: int, neighbours: dict[str, str]) -> SafeString:
     """One placement seen from above, turned like the tower picture (north-west at the back):
     the cube in its cell, a dome where a side bulges, a notch where it has an indent
     towards a neighbour, the top marked (light dome or dark hollow) and a bulging bottom
-    as a small arrow."""
+    as a small arrow. A drawing only (the button that shows it says it in words): a phone's
+    picker shows dozens of them at each of its turns."""
     half = 48
     x0, y0 = (0 if "w" in cell else half), (0 if "n" in cell else half)
     paint = PAINT[colour]
     parts = [
-        f'<svg class="cube-pick" viewBox="-22 -22 140 140" role="img" xmlns="http://www.w3.org/2000/svg">'
-        f'<title>{escape(label)}</title><g transform="rotate(45 48 48)">',
+        '<svg class="cube-pick" viewBox="-22 -22 140 140" aria-hidden="true"><g transform="rotate(45 48 48)">',
         '<rect x="0" y="0" width="96" height="96" class="level" />',
     ]
     for other, other_colour in neighbours.items():
