@@ -122,7 +122,7 @@ def create_players(*, group: Group, names: Sequence[str]) -> list[Player]:
     typed = {name.lower(): name for name in names}
     with transaction.atomic():
         found = group.players.filter(reduce(operator.or_, (Q(name__iexact=name) for name in names)))
-        archived = [typed.get(player.name.lower(), player.name) for player in found if player.archived_at]
+        archived = [player.name for player in found if player.archived_at]  # as they are brought back
         taken = [typed.get(player.name.lower(), player.name) for player in found if not player.archived_at]
         if archived:
             raise RuleError(_named(archived, ARCHIVED_NAMES), field="name", params={"name": ", ".join(archived)})

@@ -100,7 +100,7 @@ def test_an_archived_name_is_refused_pointing_to_the_archived_players(group, pla
     Player.objects.filter(pk=players[1].pk).update(archived_at="2026-11-01T20:00:00Z")
     with pytest.raises(RuleError) as refused:
         services.create_players(group=group, names=["Zoe", "bruno"])
-    assert refused.value.params == {"name": "bruno"}
+    assert refused.value.params == {"name": "Bruno"}  # as they are brought back
     assert "archived" in refused.value.template
 
 

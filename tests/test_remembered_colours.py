@@ -44,8 +44,10 @@ def test_a_nights_first_game_seats_the_groups_last_table(member_client, group, n
     assert [player for player, _colour in shown_seats(form)] == [p.pk for p in players[1:]]
 
 
-def test_a_new_group_gets_empty_seats(member_client, night, players):
-    assert shown_seats(new_session_form(member_client, night, "tower-of-babel")) == []
+def test_a_new_groups_first_game_seats_its_players_in_the_first_free_colours(member_client, night, players):
+    seats = shown_seats(new_session_form(member_client, night, "tower-of-babel"))
+    colours = GAMES["tower-of-babel"].colours[: len(players)]
+    assert seats == list(zip([p.pk for p in players], colours, strict=True))
 
 
 def test_the_table_is_cut_to_what_the_game_allows(member_client, night, players):
