@@ -207,3 +207,6 @@ def test_a_finished_game_speaks_no_more_of_towers_not_perfect_yet(member_client,
     assert "wins: last player standing!" in page
     assert "no perfect tower yet" not in page
     assert "Not perfect yet" not in page
+    tower = page[page.index(f'data-testid="bo-tower-{ada}"') :]
+    assert '<svg class="trophy"' in tower[: tower.index("</h3>")]  # drawn, not an emoji
+    assert "🏆" not in page
