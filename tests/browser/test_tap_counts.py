@@ -96,7 +96,7 @@ def test_a_new_game_starts_from_the_night_in_at_most_five_taps(
 ) -> None:
     night, players = a_night_after_a_game()
     page = counting_page(new_context, f"/n/{night.pk}/")
-    page.get_by_role("region", name="Start a game").get_by_role("link", name=GAMES[game].name, exact=True).click()
+    page.get_by_role("region", name="Start a game").get_by_role("link", name=str(GAMES[game].name), exact=True).click()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_test_id("status")).to_have_text("playing")
     taps = taps_on(page)
