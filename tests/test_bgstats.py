@@ -174,6 +174,18 @@ def test_a_file_that_is_not_a_bg_stats_export_is_refused(group, owner):
     assert not GameSession.objects.exists()
 
 
+def test_a_name_over_the_limit_is_refused_naming_it_never_cut(group, owner):
+    document = export()
+    long_name = "Bartholomew Alexander Fitzgerald-Montgomery"  # 43 characters
+    document["players"][1]["name"] = long_name
+    with pytest.raises(RuleError) as refused:
+        import_plays(group=group, document=document, user=owner)
+    assert refused.value.field == "players[1].name"
+    assert refused.value.params == {"limit": 40, "value": long_name, "count": 43}
+    assert not Player.objects.filter(name__startswith="Bartholomew").exists()
+    assert not GameSession.objects.exists()
+
+
 @pytest.mark.parametrize(("who", "status"), [("owner_client", 200), ("member_client", 403), ("outsider_client", 404)])
 def test_the_import_page_is_for_the_owner(request, group, who, status):
     assert request.getfixturevalue(who).get(f"/g/{group.pk}/import/bgstats/").status_code == status

@@ -129,6 +129,9 @@ class ImportReport:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (play uuid, why)
 
 
+NAME_LIMIT = Player._meta.get_field("name").max_length or 0
+
+
 def checked_document(document: Any) -> dict[str, Any]:
     check_depth(document)
     incoming = BgStatsDocument(data=document if isinstance(document, dict) else {})
@@ -138,6 +141,13 @@ def checked_document(document: Any) -> dict[str, Any]:
     data = dict(incoming.validated_data)
     seen: set[str] = set()
     for index, player in enumerate(data["players"]):
+        written = str(player["name"]).strip()
+        if len(written) > NAME_LIMIT:  # refused whole, never cut: the name is the player's key here
+            raise RuleError(
+                gettext_noop("A player's name has at most {limit} characters: “{value}” has {count}."),
+                field=f"players[{index}].name",
+                params={"limit": NAME_LIMIT, "value": written, "count": len(written)},
+            )
         # Players are matched by name, whatever the case: two such names would be one player.
         name = _name(player).casefold()
         if name in seen:
@@ -151,7 +161,7 @@ def checked_document(document: Any) -> dict[str, Any]:
 
 
 def _name(player: dict[str, Any]) -> str:
-    return str(player["name"]).strip()[:40] or f"#{player['id']}"
+    return str(player["name"]).strip() or f"#{player['id']}"
 
 
 def _number(raw: str | None) -> int | None:
