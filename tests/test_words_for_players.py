@@ -133,8 +133,7 @@ def test_the_about_notes_follow_the_page_language(client, db, language):
 RULE_ID_IN_A_HEADING = re.compile(r"<h[1-6][^>]*>(?:(?!</h[1-6]>).)*\b(?:TB|BO|SW|BC)-\d+", re.DOTALL)
 
 
-# Babel On!'s headings ("Set-up BO-2") are its own templates' to move: to be added here with them.
-@pytest.mark.parametrize("game", [TOWER_OF_BABEL, SEVEN_WONDERS, BABEL_CUBES])
+@pytest.mark.parametrize("game", [TOWER_OF_BABEL, BABEL_ON, SEVEN_WONDERS, BABEL_CUBES])
 def test_a_rule_id_stands_beside_a_heading_never_in_it(member_client, night, players, game):
     session, code = _started(night, players, game)
     for screen, page in _play_screens(member_client, session, code).items():
