@@ -165,6 +165,11 @@ def test_the_review_marks_a_move_that_threw_away_the_win(member_client, cubes): 
     first = review[: review.index("</li>")]
     assert 'data-testid="threw-win"' in first
     assert review.count('data-testid="threw-win"') == 1
+    cubes.refresh_from_db()
+    member_client.post(f"/s/{cubes.pk}/do/finish/", {"expected_version": cubes.version})
+    finished = member_client.get(f"/s/{cubes.pk}/").content.decode()
+    assert "The other player could not place a cube." in finished  # Bruno is named once, above it
+    assert "Bruno wins: the other player" not in finished
 
 
 def test_the_board_page_keeps_a_flat_query_count(member_client, cubes, django_assert_max_num_queries):

@@ -161,6 +161,9 @@ def test_knocking_an_opponents_tower_ends_the_game_and_finishing_writes_results(
     page = member_client.get(f"/s/{started.pk}/").content.decode()
     assert "wins: last player standing!" in page
     member_client.post(f"/s/{started.pk}/do/finish/", {"expected_version": started.version})
+    finished = member_client.get(f"/s/{started.pk}/").content.decode()
+    assert 'data-testid="bo-status">\nLast player standing' in finished  # the winner is named once, above
+    assert "wins: last player standing!" not in finished
     results = {str(r.player_id): r for r in started.results.all()}
     assert (results[a].rank, results[b].rank) == (1, 2)
     assert results[b].breakdown["eliminated"] is True
