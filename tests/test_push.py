@@ -15,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from babel_companion.asgi import application
+from scoring.tower_of_babel import engine as tob
 from sessions import push, services
 from tests.conftest import advance
 
@@ -84,9 +85,15 @@ def test_a_phone_that_joined_connects_and_one_that_did_not_or_whose_code_was_rev
 
 
 def test_a_committed_move_is_announced_as_the_sessions_new_version_only(member_client, session):
+    advance(session, "session.start")  # a start also tells the night: the game its screens show may change
     member_client.get("/")
-    news = news_after(f"/ws/sessions/{session.pk}/", member_client, lambda: advance(session, "session.start"))
-    assert news == {"session": session.pk, "version": 1}
+    seat = session.seats.first().key
+
+    def move() -> None:  # not a start: a move the night's screens follow by the session's news alone
+        advance(session, tob.FIRST_PLAYER, seat=seat)
+
+    news = news_after(f"/ws/sessions/{session.pk}/", member_client, move)
+    assert news == {"session": session.pk, "version": 2}
 
 
 def test_a_phone_hears_when_a_seat_changes_on_its_night(session):
