@@ -142,4 +142,3 @@ def test_the_game_over_page_offers_final_scoring_and_finishing_writes_the_breakd
 def test_the_board_page_keeps_a_flat_query_count(member_client, started, django_assert_max_num_queries):
     with django_assert_max_num_queries(15):
         member_client.get(f"/s/{started.pk}/")
-

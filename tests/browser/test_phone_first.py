@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize, expect
 
 from scoring.babel_on import engine as bo
 from scoring.seven_wonders import engine as sw
@@ -21,7 +21,7 @@ from tests.conftest import advance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # Counts the phone's vibrations instead of making them (headless Chromium has no motor).
 COUNT_VIBRATIONS = """
@@ -41,7 +41,7 @@ def at_its_turn(game: str) -> tuple[GameSession, str]:
     testid of the panel that asks her."""
     if game == "tower-of-babel":
         session = a_table(game, password="phone-first-123")
-        advance(session, tob.FIRST_PLAYER, seat=session.seats.first().key)
+        advance(session, tob.FIRST_PLAYER, seat=session.seats.all()[0].key)
         return session, "my-turn"
     if game == "babel-on":
         session = a_table(game, password="phone-first-123", names=("Ada", "Bruno"))
