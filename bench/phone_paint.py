@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -32,7 +30,15 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from bench.chromium import CHROMIUM, CHROMIUM_ARGS
-from bench.push_browser import SETUPS, Setup, create_postgres_database, percentile, server_env
+from bench.push_browser import (
+    SETUPS,
+    Setup,
+    create_postgres_database,
+    empty_database,
+    percentile,
+    prepared_in_a_child,
+    server_env,
+)
 from bench.servers import running
 
 PASSWORD = "bench-pass-123"
@@ -95,33 +101,18 @@ def browser() -> Iterator[Browser]:
 
 
 def prepare(env: dict[str, str]) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.phone_paint", "--prepare"], env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode:
-        raise SystemExit(f"preparing the table failed:\n{done.stderr}")
-    return dict(json.loads(done.stdout.splitlines()[-1]))
+    return dict(prepared_in_a_child(env, "bench.phone_paint"))
 
 
 def prepare_here() -> None:
-    """In the child process: an empty database and Redis, and a Tower of Babel table, Ada first."""
+    """In the child process: an empty database, and a Tower of Babel table, Ada first."""
     import datetime
 
-    import django
-
-    django.setup()
-    import redis
-    from django.conf import settings
+    empty_database()
     from django.contrib.auth.models import User
-    from django.core.management import call_command
 
     from sessions import services
 
-    for url in {settings.REDIS_URL, settings.REDIS_CACHE_URL} - {""}:
-        redis.Redis.from_url(url).flushdb()
-    call_command("collectstatic", interactive=False, verbosity=0)
-    call_command("migrate", verbosity=0)
-    call_command("flush", interactive=False, verbosity=0)
     owner = User.objects.create_user("host", password=PASSWORD)
     group = services.create_group(owner=owner, name="Paint table")
     players = [services.create_player(group=group, name=name) for name in PLAYERS]

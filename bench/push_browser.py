@@ -107,31 +107,43 @@ def server_env(setup: Setup, scratch: Path) -> dict[str, str]:
 
 def prepare(env: dict[str, str]) -> list[Table]:
     """A fresh database with two 7 Wonders tables past their draft, one for the pushed run and
-    one for the polled (a player's seat stays with the phone that took it); made in a process
-    of its own, so each set-up gets its own Django settings."""
+    one for the polled (a player's seat stays with the phone that took it)."""
+    return list(prepared_in_a_child(env, "bench.push_browser"))
+
+
+def prepared_in_a_child(env: dict[str, str], module: str) -> Any:
+    """What ``python -m <module> --prepare`` prints last (JSON): run in a process of its own,
+    so that each set-up gets its own Django settings."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.push_browser", "--prepare"], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", module, "--prepare"], env=env, capture_output=True, text=True, check=False
     )
     if done.returncode:
         raise SystemExit(f"preparing the tables failed:\n{done.stderr}")
-    return list(json.loads(done.stdout.splitlines()[-1]))
+    return json.loads(done.stdout.splitlines()[-1])
 
 
-def prepare_here() -> None:
-    """In the child process: empty the database and its Redis, migrate, build the tables."""
+def empty_database() -> None:
+    """In the child process: Django set up, the database and its Redis emptied and migrated,
+    the static files collected (the server serves what is collected)."""
     import django
 
     django.setup()
     import redis
     from django.conf import settings
-    from django.contrib.auth.models import User
     from django.core.management import call_command
 
     for url in {settings.REDIS_URL, settings.REDIS_CACHE_URL} - {""}:
         redis.Redis.from_url(url).flushdb()
-    call_command("collectstatic", interactive=False, verbosity=0)  # the server serves what is collected
+    call_command("collectstatic", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
+
+
+def prepare_here() -> None:
+    """In the child process: an empty database, and the tables."""
+    empty_database()
+    from django.contrib.auth.models import User
+
     owner = User.objects.create_user("host", password=PASSWORD)
     print(json.dumps([a_table(owner, name) for name in ("Pushed table", "Polled table")]))
 
