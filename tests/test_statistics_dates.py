@@ -13,7 +13,7 @@ from tests.test_statistics import play
 # the night is on 19 November 2026.
 DATES = {
     "en": ("March 2, 2026", "March 9, 2026", "Nov. 19, 2026"),
-    "it": ("02 Marzo 2026", "09 Marzo 2026", "19 Novembre 2026"),
+    "it": ("02 marzo 2026", "09 marzo 2026", "19 novembre 2026"),
     "de": ("2. März 2026", "9. März 2026", "19. November 2026"),
 }
 

@@ -76,7 +76,7 @@ def test_a_game_under_way_has_no_podium(member_client, session):
     assert 'data-testid="podium"' not in member_client.get(f"/s/{session.pk}/").content.decode()
 
 
-@pytest.mark.parametrize(("language", "date"), [("it", "19 Novembre 2026"), ("de", "19. November 2026")])
+@pytest.mark.parametrize(("language", "date"), [("it", "19 novembre 2026"), ("de", "19. November 2026")])
 def test_the_result_text_dates_the_game_in_the_players_language(member_client, session, language, date):
     services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     session.refresh_from_db()

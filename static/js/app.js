@@ -80,9 +80,19 @@
     if (!target || !target.hasAttribute("data-version")) return;
     submitted = elt && elt.tagName === "FORM" ? elt : null;
     if (elt !== target) return;
-    var match = /data-version="([^"]*)"/.exec(event.detail.serverResponse || "");
-    if (match && match[1] === target.getAttribute("data-version")) event.detail.shouldSwap = false;
+    if (!newer(target, event.detail.serverResponse || "")) event.detail.shouldSwap = false;
   });
+  // Whether a region's own fetch brings news: not the version the region shows, nor an older one
+  // of the same session (a fetch that left before this device's own move, answered after it,
+  // would put back what the move changed: a phone's seat, a form's answer). Versions and the
+  // night's revisions only grow.
+  function newer(live, html) {
+    var version = /data-version="(\d+)\.(\d+)"/.exec(html), session = /data-session="(\d*)"/.exec(html);
+    if (!version || !session || session[1] !== live.getAttribute("data-session")) return true;
+    var shown = live.getAttribute("data-version").split(".").map(Number);
+    var brought = [Number(version[1]), Number(version[2])];
+    return brought[0] > shown[0] || brought[1] > shown[1];
+  }
   document.addEventListener("htmx:afterSwap", function () {
     submitted = null;
   });
