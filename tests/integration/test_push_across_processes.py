@@ -123,12 +123,19 @@ def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
 ) -> None:
     process_a, process_b = servers
     session = table.new_session()
+    # Started before the sockets open: a start is also news of the night (its game may change).
+    services.append_event(session_id=session.pk, expected_version=0, type="session.start")
     code = services.create_join_code(session=session).code
     host, phone = logged_in(table.owner), Browser()
     assert phone.request(process_a, "GET", f"/j/{code}/")[0] == 200  # the phone joins the night
     status, page = host.request(process_a, "GET", f"/s/{session.pk}/")
     assert status == 200
-    start = {"csrfmiddlewaretoken": csrf_token(page), "expected_version": "0", "idempotency_key": uuid.uuid4().hex}
+    first = {
+        "csrfmiddlewaretoken": csrf_token(page),
+        "expected_version": "1",
+        "idempotency_key": uuid.uuid4().hex,
+        "seat": session.seats.all()[0].key,
+    }
 
     async def scenario() -> list[Any]:
         async with (
@@ -136,7 +143,7 @@ def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
             open_socket(process_b, f"/ws/j/{code}/", phone) as phone_socket,
         ):
             deadline = time.monotonic() + PUSH_SECONDS
-            status, _ = await asyncio.to_thread(host.request, process_a, "POST", f"/s/{session.pk}/do/start/", start)
+            status, _ = await asyncio.to_thread(host.request, process_a, "POST", f"/s/{session.pk}/play/first/", first)
             assert status == 302, "process A did not record the move"
             return [
                 await next_message(host_socket, deadline=deadline, who="the host's page on process B"),
@@ -145,7 +152,7 @@ def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
 
     news = run(scenario)
     session.refresh_from_db()
-    assert session.version == 1
+    assert session.version == 2
     assert news == [{"session": session.pk, "version": session.version}] * 2
 
 
