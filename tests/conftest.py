@@ -16,6 +16,8 @@ from django.utils import translation
 
 from babel_companion import celery_app
 from scoring.babel_cubes import solver
+from scoring.babel_on import engine as bo
+from scoring.seven_wonders import engine as sw
 from scoring.tower_of_babel import engine as tob
 from sessions import selectors, services
 from sessions.models import GameNight, GameSession, Group, Player
@@ -138,6 +140,20 @@ def advance(session: GameSession, event: str, **payload: Any) -> None:
     session.refresh_from_db()
     services.append_event(session_id=session.pk, expected_version=session.version, type=event, payload=payload)
     session.refresh_from_db()
+
+
+def to_the_first_turn(session: GameSession) -> None:
+    """A started session moved on to its first seat's first turn, the widest panel each game
+    shows a phone: Tower of Babel's first player named, Babel On!'s set-up and roll-off won by
+    the first seat, 7 Wonders' tiles drafted by hand (babel's first seat plays at once)."""
+    keys = [seat.key for seat in session.seats.all()]
+    if session.game == "tower-of-babel":
+        advance(session, tob.FIRST_PLAYER, seat=keys[0])
+    elif session.game == "babel-on":
+        advance(session, bo.SETUP, colours={keys[0]: "blue", keys[1]: "red"}, extra="green")
+        advance(session, bo.ROLLOFF, rolls={keys[0]: 5, keys[1]: 2})
+    elif session.game == "seven-wonders":
+        advance(session, sw.DRAFT_RECORD, tiles=dict(zip(keys, [[5, 9, 13], [2, 7, 21], [3, 4, 22]], strict=True)))
 
 
 def seated_phones(session: GameSession, code: str) -> dict[str, Client]:

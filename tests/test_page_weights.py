@@ -11,12 +11,9 @@ import gzip
 import pytest
 from django.test import Client
 
-from scoring.babel_on import engine as bo
-from scoring.seven_wonders import engine as sw
-from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameNight, GameSession, Player
-from tests.conftest import advance, seated_phones
+from tests.conftest import advance, seated_phones, to_the_first_turn
 
 KB = 1024
 ON_TURN_WIRE, OFF_TURN_WIRE, FIRST_PAGE_WIRE = 8 * KB, 6 * KB, 12 * KB
@@ -31,15 +28,8 @@ def started(game: str, night: GameNight, players: list[Player]) -> GameSession:
     seated = players[:2] if game in ("babel-on", "babel-cubes") else players[:3]
     options = {"tower_tiles": True, "great_projects": True} if game == "seven-wonders" else {}
     session = services.create_session(night=night, game=game, players=seated, options=options, secret="7")
-    keys = [seat.key for seat in session.seats.all()]
     advance(session, "session.start")
-    if game == "tower-of-babel":
-        advance(session, tob.FIRST_PLAYER, seat=keys[0])
-    elif game == "babel-on":
-        advance(session, bo.SETUP, colours={keys[0]: "blue", keys[1]: "red"}, extra="green")
-        advance(session, bo.ROLLOFF, rolls={keys[0]: 5, keys[1]: 2})
-    elif game == "seven-wonders":
-        advance(session, sw.DRAFT_RECORD, tiles=dict(zip(keys, [[5, 9, 13], [2, 7, 21], [3, 4, 22]], strict=True)))
+    to_the_first_turn(session)
     return session
 
 

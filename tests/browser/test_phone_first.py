@@ -11,13 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize, expect
 
-from scoring.babel_on import engine as bo
-from scoring.seven_wonders import engine as sw
-from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.models import GameSession
 from tests.browser.conftest import a_table, phone_of
-from tests.conftest import advance
+from tests.conftest import to_the_first_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,25 +33,24 @@ def a_phone(new_context: Callable[[], BrowserContext]) -> BrowserContext:
     return context
 
 
+PANELS = {
+    "tower-of-babel": "my-turn",
+    "babel-on": "bo-my-turn",
+    "babel-cubes": "bc-my-turn",
+    "seven-wonders": "my-build",
+}
+
+
 def at_its_turn(game: str) -> tuple[GameSession, str]:
     """A started session of ``game`` whose first seat, Ada's, is to act on her phone; the
     testid of the panel that asks her."""
-    if game == "tower-of-babel":
-        session = a_table(game, password="phone-first-123")
-        advance(session, tob.FIRST_PLAYER, seat=session.seats.all()[0].key)
-        return session, "my-turn"
-    if game == "babel-on":
-        session = a_table(game, password="phone-first-123", names=("Ada", "Bruno"))
-        ada, bruno = (seat.key for seat in session.seats.all())
-        advance(session, bo.SETUP, colours={ada: "blue", bruno: "red"}, extra="green")
-        advance(session, bo.ROLLOFF, rolls={ada: 5, bruno: 2})
-        return session, "bo-my-turn"
-    if game == "babel-cubes":
-        return a_table(game, password="phone-first-123", names=("Ada", "Bruno")), "bc-my-turn"
-    session = a_table(game, password="phone-first-123", options={"tower_tiles": True, "great_projects": True})
-    keys = [seat.key for seat in session.seats.all()]
-    advance(session, sw.DRAFT_RECORD, tiles=dict(zip(keys, [[5, 9, 13], [2, 7, 21], [3, 4, 22]], strict=True)))
-    return session, "my-build"
+    names = ("Ada", "Bruno") if game in ("babel-on", "babel-cubes") else ("Ada", "Bruno", "Chiara")
+    options: dict[str, object] | None = (
+        {"tower_tiles": True, "great_projects": True} if game == "seven-wonders" else None
+    )
+    session = a_table(game, password="phone-first-123", names=names, options=options)
+    to_the_first_turn(session)
+    return session, PANELS[game]
 
 
 def in_first_screen(target: Locator) -> None:
