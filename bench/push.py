@@ -193,7 +193,10 @@ class Devices:
         try:
             async for raw in socket:
                 now = time.monotonic()  # first: parsing is the client's cost, not the push's
-                version = json.loads(raw)["version"]
+                message = json.loads(raw)
+                if "now" in message:  # what the table showed when the socket joined: no news
+                    continue
+                version = message["version"]
                 self.heard[version].append(now)
                 if len(self.heard[version]) == len(self.sockets):
                     self.pipe.send(("all", version))

@@ -1,6 +1,10 @@
 """The push socket of a device: refused like the page it belongs to (a member of the session's
 group on the host's page, a phone that joined the night by a working code), else joined to
-its night's group, where ``sessions.push.announce`` says what changed."""
+its night's group, where ``sessions.push.announce`` says what changed.
+
+Its first message says what the device's region shows now, ``{"now": {"session": N,
+"region": "V.R"}}`` (``sessions.live.region_version``): a page that shows it already fetches
+nothing when its socket (re)connects; one that missed news meanwhile fetches itself once."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from django.http import Http404
 from django.urls import path
 
 from sessions import selectors
+from sessions.live import shown_in_database
 from sessions.push import night_group
 
 
@@ -22,15 +27,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     and every write sends one message to each socket of the night."""
 
     async def connect(self) -> None:
-        night_id = await database_sync_to_async(self.night_id)()
-        if night_id is None:
+        follows = await database_sync_to_async(self.follows)()
+        if follows is None:
             await self.close(code=4403)
             return
+        session_id, night_id = follows
         self.group = night_group(night_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # Read once joined: a change committed after this read is announced to this socket too.
+        now = await database_sync_to_async(shown_in_database)(session_id, night_id)
+        if now is not None:
+            await self.send_json({"now": {"session": now.session_id, "region": now.version}})
 
-    def night_id(self) -> int | None:
+    def follows(self) -> tuple[int | None, int] | None:
+        """(the session the device's region shows, or None for a phone waiting for a game; its
+        night), or None when the device may not follow the night."""
         kwargs = self.scope["url_route"]["kwargs"]
         if "session_id" in kwargs:  # the host's page: a member of the session's group
             user = self.scope["user"]
@@ -40,11 +52,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 session = selectors.session_of_member(user, int(kwargs["session_id"]))
             except Http404:
                 return None
-            return session.night_id
+            return session.pk, session.night_id
         phone = selectors.joined_device(selectors.device_ids(self.scope["session"]), kwargs["code"])
         if phone is None or selectors.device_code_state(phone) != selectors.WORKING:
             return None
-        return phone.night_id
+        return getattr(phone, "shown_id", None), phone.night_id
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

@@ -185,20 +185,22 @@ def _shown_now(session_id: int | None, night_id: int) -> Shown | None:
     from sessions.selectors import REVISION_CACHE_SECONDS, VERSION_CACHE_SECONDS, revision_cache_key, version_cache_key
 
     if session_id is None:  # a phone waiting for a game: only the night's revision
-        return _shown_in_database(None, night_id)
+        return shown_in_database(None, night_id)
     version_key, revision_key = version_cache_key(session_id), revision_cache_key(session_id)
     cached = caching.get_many([version_key, revision_key])
     if len(cached) == 2:
         return Shown(session_id, night_id, cached[version_key], cached[revision_key])
-    shown = _shown_in_database(session_id, night_id)
+    shown = shown_in_database(session_id, night_id)
     if shown is not None:  # add: a write meanwhile wins over this read
         caching.add(version_key, shown.session_version, timeout=VERSION_CACHE_SECONDS)
         caching.add(revision_key, shown.revision, timeout=REVISION_CACHE_SECONDS)
     return shown
 
 
-def _shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
-    """One small query, written out: building it with the ORM took longer than running it."""
+def shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
+    """What a region of the session (none: a phone waiting for a game) of the night shows now,
+    or None when it is gone. One small query, written out: building it with the ORM took
+    longer than running it."""
     night, session = GameNight._meta.db_table, GameSession._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(

@@ -4,6 +4,7 @@ version V" when a change to its night is committed, and nothing secret ever."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -50,13 +51,29 @@ def connects(path: str, client: Client | None = None) -> bool:
     return run(attempt)
 
 
-def news_after(path: str, client: Client, change: Any) -> dict[str, Any]:
-    """The first message the socket hears after ``change()`` (run while it is connected)."""
+def first_message(path: str, client: Client) -> dict[str, Any]:
+    """What the socket hears first once connected."""
 
     async def listen() -> dict[str, Any]:
         communicator = socket(path, client)
         accepted, _code = await communicator.connect()
         assert accepted
+        message = await communicator.receive_json_from(timeout=3)
+        await communicator.disconnect()
+        return message
+
+    return run(listen)
+
+
+def news_after(path: str, client: Client, change: Any) -> dict[str, Any]:
+    """The first message the socket hears after ``change()`` (run while it is connected,
+    once it said what the table shows)."""
+
+    async def listen() -> dict[str, Any]:
+        communicator = socket(path, client)
+        accepted, _code = await communicator.connect()
+        assert accepted
+        assert "now" in await communicator.receive_json_from(timeout=3)
         await sync_to_async(change)()
         message = await communicator.receive_json_from(timeout=3)
         await communicator.disconnect()
@@ -82,6 +99,32 @@ def test_a_phone_that_joined_connects_and_one_that_did_not_or_whose_code_was_rev
     assert not connects(f"/ws/j/{join_code.code}/", stranger)
     services.revoke_join_code(join_code=join_code)
     assert not connects(f"/ws/j/{join_code.code}/", phone)
+
+
+def region_of(client: Client, path: str) -> dict[str, Any]:
+    """The session and the version the live region at ``path`` shows, as the page reads them."""
+    html = client.get(path, headers={"HX-Request": "true"}).content.decode()
+    found: dict[str, str] = {}
+    for name, value in re.findall(r'data-(session|version)="([^"]*)"', html):
+        found.setdefault(name, value)  # the region's own, which comes first
+    return {"session": int(found["session"]) if found["session"] else None, "region": found["version"]}
+
+
+def test_a_hosts_socket_first_says_what_its_region_shows_now(member_client, session):
+    advance(session, "session.start")
+    advance(session, tob.FIRST_PLAYER, seat=session.seats.first().key)
+    member_client.get("/")
+    now = first_message(f"/ws/sessions/{session.pk}/", member_client)
+    assert now == {"now": region_of(member_client, f"/s/{session.pk}/live/")}
+    assert now["now"]["region"].startswith("2.")
+
+
+def test_a_phones_socket_first_says_what_its_region_shows_now(session):
+    code = services.create_join_code(session=session).code
+    phone = Client()
+    phone.get(f"/j/{code}/")
+    advance(session, "session.start")
+    assert first_message(f"/ws/j/{code}/", phone) == {"now": region_of(phone, f"/j/{code}/live/")}
 
 
 def test_a_committed_move_is_announced_as_the_sessions_new_version_only(member_client, session):

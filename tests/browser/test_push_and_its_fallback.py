@@ -9,7 +9,7 @@ import time
 
 import pytest
 from django.db import connection
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from scoring.tower_of_babel import engine as tob
 from sessions.models import GameSession
@@ -46,7 +46,7 @@ def test_news_that_comes_while_the_page_fetches_itself_is_not_lost(new_context: 
     seats = [seat.key for seat in session.seats.all()]
     host = host_page(new_context, session, worker=False)  # its live fetches are held back below
     expect(host.locator("#session[data-pushed]")).to_have_count(1)
-    # The socket's catch-up fetch has come back: the next fetch is the one a push causes.
+    # Any fetch of the page's load has come back: the next fetch is the one a push causes.
     host.wait_for_load_state("networkidle")
     host.wait_for_function("() => !document.querySelector('#session.htmx-request')")
     slowed: list[Route] = []
@@ -77,3 +77,46 @@ def choose(session_id: int, wonder: str, disc: str) -> None:
     """The active player chooses a disc: a write from another thread, as another device's."""
     advance(GameSession.objects.get(pk=session_id), tob.CHOOSE, wonder=wonder, disc=disc)
     connection.close()
+
+
+def live_fetches(page: Page) -> list[str]:
+    """The URLs of the live region's fetches the page makes from now on."""
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/live/" in request.url else None)
+    return fetched
+
+
+def test_a_page_that_shows_the_table_as_it_is_fetches_nothing_when_its_socket_opens(
+    new_context: OpenContext,
+) -> None:
+    session = a_table("tower-of-babel", password="push-pass-123")
+    context = new_context()
+    host = context.new_page()
+    log_in(host, "ada", "push-pass-123")
+    fetched = live_fetches(host)
+    host.goto(f"/s/{session.pk}/")
+    expect(host.locator("#session[data-pushed]")).to_have_count(1)
+    host.wait_for_timeout(3_000)  # longer than the wait for the socket's first message (HELLO_MS)
+    assert fetched == []
+
+
+def test_a_move_made_before_the_socket_joined_is_fetched_once_it_has(new_context: OpenContext) -> None:
+    session = a_table("tower-of-babel", password="push-pass-123")
+    seat = session.seats.first()
+    assert seat is not None
+    context, moved = new_context(), list[bool]()
+
+    def move_then_connect(socket: WebSocketRoute) -> None:
+        """The page is loaded at the table's version; a move is committed before its socket
+        joins the night, so that no news of it ever reaches this socket."""
+        if not moved:
+            advance(GameSession.objects.get(pk=session.pk), tob.FIRST_PLAYER, seat=seat.key)
+            moved.append(True)
+        socket.connect_to_server()
+
+    context.route_web_socket("**/ws/**", move_then_connect)
+    host = context.new_page()
+    log_in(host, "ada", "push-pass-123")
+    host.goto(f"/s/{session.pk}/")
+    shows_version(host, session.version + 1, timeout=3_000)
+    assert host.locator("#session").get_attribute("data-pushed") == ""

@@ -143,6 +143,8 @@ def test_a_move_written_through_one_server_process_reaches_a_device_on_another(
             open_socket(process_b, f"/ws/j/{code}/", phone) as phone_socket,
         ):
             deadline = time.monotonic() + PUSH_SECONDS
+            for opened in (host_socket, phone_socket):  # first, what the table shows as they join
+                assert "now" in await next_message(opened, deadline=deadline, who="a socket as it opened")
             status, _ = await asyncio.to_thread(host.request, process_a, "POST", f"/s/{session.pk}/play/first/", first)
             assert status == 302, "process A did not record the move"
             return [
