@@ -118,21 +118,35 @@
 
   // Push: the socket beside a region (htmx's ws extension, which reconnects by itself) says
   // "session N is at version V"; the region then fetches itself once. While the socket is
-  // open the every-second fetch is skipped; when it closes, that fetch takes over again, and
-  // on every (re)connection one fetch catches up with what happened meanwhile.
+  // open the every-second fetch is skipped; when it closes, that fetch takes over again. On
+  // every (re)connection the socket's first message says what the region shows now
+  // (sessions/consumers.py): a region that shows it fetches nothing, one that missed news
+  // meanwhile fetches itself once, and so does one that hears nothing in HELLO_MS.
+  var HELLO_MS = 2000;
   function pushed(socket) {
     return document.getElementById(socket.getAttribute("data-push-for"));
+  }
+  function catchUp(live) {
+    clearTimeout(live.helloTimer);
+    htmx.trigger(live, "table-changed");
   }
   document.addEventListener("htmx:wsOpen", function (event) {
     var live = pushed(event.target);
     if (!live) return;
     live.setAttribute("data-pushed", "");
-    htmx.trigger(live, "table-changed");
+    clearTimeout(live.helloTimer);
+    live.helloTimer = setTimeout(function () { catchUp(live); }, HELLO_MS);
   });
   document.addEventListener("htmx:wsClose", function (event) {
     var live = pushed(event.target);
-    if (live) live.removeAttribute("data-pushed");
+    if (!live) return;
+    live.removeAttribute("data-pushed");
+    clearTimeout(live.helloTimer);
   });
+  function showsNow(live, now) {
+    return String(now.session === null ? "" : now.session) === live.getAttribute("data-session") &&
+      now.region === live.getAttribute("data-version");
+  }
   // News is "session N is at version V". A region that shows it already does nothing; one
   // whose own form is on its way waits for that form's answer, which brings the table as it
   // is then (one fetch fewer per move for the device that made it); any other fetches itself.
@@ -144,6 +158,11 @@
     event.preventDefault(); // a notice, not HTML to swap
     var live = pushed(event.target), news;
     try { news = JSON.parse(event.detail.message); } catch (error) { return; }
+    if (live && news.now) {
+      if (showsNow(live, news.now)) clearTimeout(live.helloTimer);
+      else catchUp(live);
+      return;
+    }
     if (!live || current(live, news)) return;
     live.tableNews = news;
     if (!live.querySelector("form[data-sending]")) htmx.trigger(live, "table-changed");
