@@ -25,7 +25,16 @@ import pytest
 import uvicorn
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 from sessions import services
@@ -135,7 +144,11 @@ def no_poll_on(page: Page) -> None:
 
 
 class OpenContext(Protocol):
-    def __call__(self, *, push: bool = True, worker: bool = True) -> BrowserContext: ...
+    def __call__(self, *, push: bool = True, worker: bool = True, phone: bool = False) -> BrowserContext: ...
+
+
+# A phone as the players hold one: its first screen, a touch screen, a mobile browser's layout.
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -145,18 +158,21 @@ def new_context(
     """Opens fresh browser contexts (separate cookies: separate people) on the ASGI server.
 
     ``push=False`` refuses the context's push sockets (a network that drops WebSockets), so
-    its pages fall back to the poll. When the test passes, no other page may have polled;
+    its pages fall back to the poll. ``phone=True`` makes it a phone (``PHONE``, touch, a
+    mobile browser), whose pages are played with ``tap()``. When the test passes, no other page may have polled;
     when it fails, every open page is saved as a screenshot for the CI artifacts.
     """
     contexts: list[tuple[BrowserContext, bool]] = []
 
-    def open_context(*, push: bool = True, worker: bool = True) -> BrowserContext:
+    def open_context(*, push: bool = True, worker: bool = True, phone: bool = False) -> BrowserContext:
         # Playwright's page.route() does not see what the page's service worker fetches: a test
         # that holds back the live region's fetches opens its context without one.
         context = browser.new_context(
             base_url=asgi_server,
             locale="en-GB",
-            viewport={"width": 420, "height": 900},
+            viewport=PHONE if phone else {"width": 420, "height": 900},
+            is_mobile=phone,
+            has_touch=phone,
             service_workers="allow" if worker else "block",
         )
         context.set_default_timeout(10_000)
@@ -201,8 +217,13 @@ def phone_of(context: BrowserContext, code: str, name: str) -> Page:
 
 
 def take_seat(phone: Page, name: str) -> None:
-    """Taps ``name``'s button in the phone's seat chooser, which comes first on its page."""
-    phone.get_by_test_id("seat-chooser").get_by_role("button", name=name, exact=True).click()
+    """Taps ``name``'s button in the phone's seat chooser, which comes first on its page (a
+    touch on a phone's context, a click on another)."""
+    button = phone.get_by_test_id("seat-chooser").get_by_role("button", name=name, exact=True)
+    if phone.evaluate("navigator.maxTouchPoints > 0"):
+        button.tap()
+    else:
+        button.click()
     expect(phone.get_by_test_id("guest-me")).to_have_text(f"You are {name}")
 
 

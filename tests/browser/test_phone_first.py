@@ -1,24 +1,21 @@
 """The phone first (issue 39, point 1): a phone with no seat sees the seat chooser first; a
 seated one its own panel, then the shared board; when the turn comes to it, its panel comes
 into view and takes the focus, the title says so and the phone vibrates once (unless its
-switch is off). Checked at 390x844, a phone's first screen, in each game."""
+switch is off). Checked on a touch phone's first screen (390x844), in each game."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from sessions import services
 from sessions.models import GameSession
-from tests.browser.conftest import a_table, phone_of
+from tests.browser.conftest import PHONE, OpenContext, a_table, phone_of
 from tests.conftest import to_the_first_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # Counts the phone's vibrations instead of making them (headless Chromium has no motor).
 COUNT_VIBRATIONS = """
@@ -27,8 +24,9 @@ Object.defineProperty(navigator, "vibrate", { value: function () { window.vibrat
 """
 
 
-def a_phone(new_context: Callable[[], BrowserContext]) -> BrowserContext:
-    context = new_context()
+def a_phone(new_context: OpenContext) -> BrowserContext:
+    """A touch phone whose vibrations are counted."""
+    context = new_context(phone=True)
     context.add_init_script(COUNT_VIBRATIONS)
     return context
 
@@ -71,12 +69,11 @@ GAMES = ["tower-of-babel", "babel-on", "babel-cubes", "seven-wonders"]
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_phone_without_a_seat_sees_one_button_per_player_first(
-    new_context: Callable[[], BrowserContext], screenshots: Path, game: str
+    new_context: OpenContext, screenshots: Path, game: str
 ) -> None:
     session, _panel = at_its_turn(game)
     code = services.create_join_code(session=session).code
-    phone = new_context().new_page()
-    phone.set_viewport_size(PHONE)
+    phone = new_context(phone=True).new_page()
     phone.goto(f"/j/{code}/")
     chooser = phone.get_by_test_id("seat-chooser")
     names = [seat.player.name for seat in session.seats.all()]
@@ -97,16 +94,14 @@ def test_a_phone_without_a_seat_sees_one_button_per_player_first(
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seated_phone_at_its_turn_shows_its_panel_first(
-    new_context: Callable[[], BrowserContext], screenshots: Path, game: str
+    new_context: OpenContext, screenshots: Path, game: str
 ) -> None:
     session, panel = at_its_turn(game)
     code = services.create_join_code(session=session).code
-    phone = phone_of(new_context(), code, "Ada")
-    phone.set_viewport_size(PHONE)
-    phone.reload()
+    phone = phone_of(new_context(phone=True), code, "Ada")
     mine = phone.get_by_test_id(panel)
     expect(mine).to_be_visible()
-    phone.evaluate("window.scrollTo(0, 0)")  # a reload keeps the scroll: look at the page's top
+    phone.evaluate("window.scrollTo(0, 0)")  # the turn brought the panel into view: look from the top
     in_first_screen(first_control(mine))
     assert phone.title().startswith(mine.locator("h2, .msg.success").first.inner_text().strip() + " · ")
     # The shared board comes after the phone's own panel.
@@ -121,18 +116,17 @@ def test_a_seated_phone_at_its_turn_shows_its_panel_first(
 
 
 def test_when_the_turn_comes_the_panel_is_in_view_focused_named_and_the_phone_vibrates_once(
-    new_context: Callable[[], BrowserContext], screenshots: Path
+    new_context: OpenContext, screenshots: Path
 ) -> None:
     session, _panel = at_its_turn("tower-of-babel")
     code = services.create_join_code(session=session).code
-    ada = phone_of(new_context(), code, "Ada")
+    ada = phone_of(new_context(phone=True), code, "Ada")
     bruno: Page = phone_of(a_phone(new_context), code, "Bruno")
-    bruno.set_viewport_size(PHONE)
     expect(bruno.get_by_test_id("my-waiting")).to_have_text("Waiting for Ada")
     assert bruno.title() == "Tower of Babel"
     bruno.evaluate("window.scrollTo(0, document.body.scrollHeight)")
 
-    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).click()
+    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).tap()
 
     turn = bruno.get_by_test_id("my-turn")
     expect(turn).to_be_in_viewport()
@@ -142,27 +136,27 @@ def test_when_the_turn_comes_the_panel_is_in_view_focused_named_and_the_phone_vi
     bruno.screenshot(path=screenshots / "phone-first-turn-came.png")
 
     # Once played, the title is the game's again, and nothing vibrates for the others' turns.
-    turn.get_by_role("button", name="Pass", exact=True).click()
+    turn.get_by_role("button", name="Pass", exact=True).tap()
     expect(bruno.get_by_test_id("my-waiting")).to_have_text("Waiting for Chiara")
     expect(bruno).to_have_title("Tower of Babel")
     assert bruno.evaluate("window.vibrations") == 1
 
 
 def test_a_phone_whose_vibration_is_switched_off_stays_still_on_its_turn(
-    new_context: Callable[[], BrowserContext],
+    new_context: OpenContext,
 ) -> None:
     session, _panel = at_its_turn("tower-of-babel")
     code = services.create_join_code(session=session).code
-    ada = phone_of(new_context(), code, "Ada")
+    ada = phone_of(new_context(phone=True), code, "Ada")
     bruno = phone_of(a_phone(new_context), code, "Bruno")
     switch = bruno.get_by_role("switch", name="Vibrate on my turn")
     expect(switch).to_have_attribute("aria-checked", "true")
-    switch.click()
+    switch.tap()
     expect(switch).to_have_attribute("aria-checked", "false")
     bruno.reload()  # the choice stays on this phone
     expect(bruno.get_by_role("switch", name="Vibrate on my turn")).to_have_attribute("aria-checked", "false")
 
-    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).click()
+    ada.get_by_test_id("my-turn").get_by_role("button", name="Pass", exact=True).tap()
 
     expect(bruno.get_by_test_id("my-turn")).to_be_focused()
     assert bruno.evaluate("window.vibrations") == 0

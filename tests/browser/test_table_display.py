@@ -39,7 +39,6 @@ def test_the_display_follows_the_hosts_pass_and_keeps_the_screen_on(new_context:
 
 
 TV = ViewportSize(width=1920, height=1080)
-PHONE = ViewportSize(width=390, height=844)
 
 
 def in_first_screen(page: Page, locator: Locator) -> bool:
@@ -79,8 +78,7 @@ def test_a_tv_shows_whose_turn_and_the_standings_in_big_type_then_keeps_the_podi
         expect(tv.get_by_text(chrome, exact=True)).to_have_count(0)
     expect(tv.get_by_label("Language")).to_have_count(0)
     expect(tv.locator("[data-wake-lock]")).not_to_be_empty()
-    phone = new_context().new_page()
-    phone.set_viewport_size(PHONE)
+    phone = new_context(phone=True).new_page()
     phone.goto(f"/j/{code}/")
     on_the_phone = font_size(phone.get_by_test_id("standings").locator("li").first)
     on_the_tv = font_size(standings.locator("li").first)
