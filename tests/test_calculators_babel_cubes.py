@@ -82,3 +82,22 @@ def test_the_variant_geometry_changes_the_legal_moves(api):  # BC-2
     opposite = post(api, {"moves": [], "geometry": {"type2": "opposite"}}).json()["legal_moves"]
     assert len(default) == 32
     assert len(opposite) == 20
+
+
+def test_a_25th_cube_is_refused_naming_its_index_and_bc_9(api):  # BC-9
+    moves = [{"cell": c, "type": t, "bulges": b} for c, t, b in TOWER]
+    response = post(api, {"moves": [*moves, moves[0]]})
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["field"], error["rule"]) == ("moves[24].cell", "BC-9")
+
+
+def test_moves_after_a_finished_game_are_refused_at_the_first_one_however_many_follow(api):  # BC-9
+    # Opposite type 2, U type 3: after three cubes the fourth cell is dead and player 1 has won.
+    won = [{"cell": "nw", "type": 0, "bulges": []}, {"cell": "ne", "type": 1, "bulges": ["west"]},
+           {"cell": "sw", "type": 1, "bulges": ["north"]}]  # fmt: skip
+    extra = [{"cell": "se", "type": 0, "bulges": []}] * 100
+    response = post(api, {"moves": won + extra, "geometry": {"type2": "opposite", "type3": "u"}})
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["field"], error["rule"]) == ("moves[3].cell", "BC-9")

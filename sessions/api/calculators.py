@@ -198,8 +198,10 @@ def seven_wonders_great_project(request: Request) -> Response:
 
 
 class BabelCubesPositionIn(serializers.Serializer):
-    # Each move is checked by the engine, which names ``moves[i].field`` and the rule.
-    moves = serializers.ListField(child=serializers.JSONField(), max_length=24)
+    # Each move is checked by the engine, which names ``moves[i].field`` and the rule; it stops
+    # at the first refused one, a move after the game's end (BC-9) at the latest, so no length
+    # limit here (it would refuse a 25th cube with no rule).
+    moves = serializers.ListField(child=serializers.JSONField())
     geometry = serializers.DictField(child=serializers.CharField(max_length=20), required=False)
     solve = serializers.BooleanField(default=False)
 
