@@ -29,6 +29,15 @@ def test_tb_14_a_rejected_offer_uses_the_card_and_an_accepted_one_keeps_it_in_ha
     assert accepted["cards"]["yellow"]["played"] == {}
 
 
+def test_tb_14_an_accepted_offer_whose_build_fails_scores_one_per_card_and_keeps_the_triple_bonus():
+    state = with_action_cards(game(SHIP5), "yellow", 1)
+    offers = {"yellow": {"cards": {"ship": 2}, "triple": True}, "green": {"cards": {"ship": 1}}}
+    failed = build(state, "pyramids", offers=offers, accepted=["yellow"], fulfilled=False)  # TB-15
+    assert failed["points"]["yellow"]["rejected"] == 2  # invited: no Triple bonus (Decision, TB-14)
+    assert failed["cards"]["yellow"]["played"] == {}
+    assert failed["points"]["green"]["rejected"] == 1
+
+
 def test_tb_14_the_phone_offer_form_says_when_the_triple_bonus_counts(member_client, table):
     session, seats, code = table
     choose(member_client, session)

@@ -257,7 +257,9 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
     rejected = [seat for seat in offers if seat not in accepted or not fulfilled]
     for seat in rejected:  # TB-14, TB-15
         per_card = 1
-        if offers[seat]["triple"]:
+        # Decision (TB-14): an accepted offer was invited, so its Triple bonus does not apply
+        # when the build then fails (TB-15): 1 VP per card, and the card stays in hand.
+        if offers[seat]["triple"] and seat not in accepted:
             state = _use_card(state, seat, "triple_bonus", field=f"offers.{seat}.triple", rule="TB-14")
             per_card = 3
         points[seat]["rejected"] += per_card * sum(offers[seat]["cards"].values())
