@@ -71,6 +71,9 @@ class Game:
     # Checks a group's overrides of the game's unverified component values (raises
     # RuleError); None for a game without such values.
     edition_table: Callable[[Mapping[str, Any]], object] | None = None
+    # Rule decisions taken after sessions were stored, as options every new session carries
+    # (not chosen by the table): an older session's log, without them, replays as it was played.
+    decisions: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> StrOrPromise:
@@ -200,6 +203,8 @@ GAMES: dict[str, Game] = {
             entry=ScoreEntry(tiebreak="coins", rule="SW-14"),
             engine=SevenWonders(),
             edition_table=check_corrections,
+            # SW-9: one participation per player per turn, the age's turns counted from the first.
+            decisions={"turns_counted": True},
             tiebreak_label=_("coins"),
             options=(
                 Option("tower_tiles", _("Tower of Babel tiles"), True),

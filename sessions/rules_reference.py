@@ -523,7 +523,10 @@ def about_these_rules(game: str) -> list[Note]:
                 unverified=gettext("Not checked against the printed cards; your group can correct a card."),
             ),
             Note(
-                gettext("Counting turns lets the app refuse a second participation by a player in one turn.")
+                gettext(
+                    "The app counts each age's turns from the first: a player who joined the Great Project "
+                    "in a turn is refused a second marker until someone says the turn is over."
+                )
                 + " (SW-9)"
             ),
             Note(

@@ -214,6 +214,7 @@ def create_session(
         raise RuleError(gettext_noop("Two players cannot share a colour."), field="colours")
     if spec.edition_table:  # the session keeps the table it started with
         cleaned["table"] = night.group.edition_tables.get(spec.slug) or None
+    cleaned |= spec.decisions
     keys = [str(p.pk) for p in players]
     with transaction.atomic():
         session = GameSession(

@@ -23,7 +23,7 @@ NOTES = (
     "Not checked against",
     "fan source",
     "inferred",
-    "Counting turns",
+    "counts each age",
     "stops at",
     "does not count",
     "don't cover this case",
@@ -94,7 +94,7 @@ def test_the_rules_page_says_it_about_these_rules(client, db, game):
         (TOWER_OF_BABEL, "Values marked unverified: cards demanded by the single discs (3, 4, 4, 5, 5, 6)"),
         (BABEL_ON, "The rule for a wrong call stops at “If you guessed wrong, you may either …”"),
         (SEVEN_WONDERS, "Card texts come from a single fan source."),
-        (SEVEN_WONDERS, "Counting turns lets the app refuse a second participation by a player in one turn."),
+        (SEVEN_WONDERS, "turns from the first: a player who joined the Great Project in a turn is refused"),
         (BABEL_CUBES, "Cube layouts are inferred"),
     ],
 )

@@ -55,8 +55,10 @@ class SevenWonders:
             cards = data()["projects"]["value"]
             drawn = [rng.choice([c["slug"] for c in cards if c["age"] == age]) for age in (1, 2, 3)]
             state |= {"projects": drawn, "markers_left": markers_for(len(seats)), "markers": {}, "resolved": []}
-            # SW-9: the turn the table is at (None until it counts turns) and who joined in it.
-            state |= {"turn": None, "joined": []}
+            # SW-9: the turn of the age the table is at, and who joined in it. Sessions stored
+            # before turns were counted from the first (no ``turns_counted``) replay with None
+            # until their table said a turn was over.
+            state |= {"turn": 1 if options.get("turns_counted") else None, "joined": []}
         state["age"] = 1
         return state
 
