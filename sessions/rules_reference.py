@@ -29,9 +29,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule as the rule book gives it, and ``decision``: what the app does where the rule
+    book is silent or cut off, shown as a decision, never as part of the rule."""
+
     id: str
     title: StrOrPromise
     text: StrOrPromise
+    decision: StrOrPromise | None = None
 
 
 # The id's prefix names the game.
@@ -118,11 +122,14 @@ RULES: dict[str, tuple[Rule, ...]] = {
             "TB-13",
             _("Accepting offers"),
             _(
-                "The active player accepts any offers, each whole, at most one with a trading card, then plays "
-                "cards from hand to reach the disc's number exactly (a Joker counts as 2 cards). Everyone who "
-                "gave cards places parts worth one per card. The active player takes the disc, unless an "
-                "accepted offer had a trading card: then that player takes it."
+                "The active player accepts any offers, each whole, at most one with a trading card, and never "
+                "more cards than the disc's number; then plays cards from hand to reach the number exactly (a "
+                "Joker counts as 2 cards). The active player and each accepted player place one part per card "
+                "they played, and the active player takes the disc. If an accepted offer had a trading card, "
+                "that player takes the disc instead, and the active player places the parts for that player's "
+                "cards."
             ),
+            _("A Joker earns 2 parts, like the 2 cards it stands for."),
         ),
         Rule(
             "TB-14",
@@ -130,6 +137,10 @@ RULES: dict[str, tuple[Rule, ...]] = {
             _(
                 "A player whose offer was not accepted scores 1 point per offered card (3 with a Triple bonus "
                 "card) and takes the cards back. A trading card scores nothing."
+            ),
+            _(
+                "An accepted offer was invited: if the build then fails, it scores 1 point per card, and its "
+                "Triple bonus card stays in hand."
             ),
         ),
         Rule(
@@ -179,7 +190,7 @@ RULES: dict[str, tuple[Rule, ...]] = {
                 "5 victory points cards."
             ),
         ),
-        Rule("TB-21", _("Winner"), _("Most points wins. Tied players share the place.")),
+        Rule("TB-21", _("Winner"), _("Most points wins."), _("Tied players share the place.")),
         Rule(
             "TB-22",
             _("Action cards"),
@@ -191,6 +202,7 @@ RULES: dict[str, tuple[Rule, ...]] = {
         Rule(
             "TB-23",
             _("Open points"),
+            _("The rule book does not say what happens when the deck runs out, nor whether hands have a limit."),
             _(
                 "When the deck runs out, shuffle the discards into a new deck. There is no hand limit. A trading "
                 "card is only offered together with at least one card."
@@ -216,25 +228,40 @@ RULES: dict[str, tuple[Rule, ...]] = {
             _("Who goes first"),
             _("Everyone rolls; the highest goes first, and only the tied roll again. Play goes clockwise."),
         ),
-        Rule("BO-4", _("The die"), _("An ordinary six-sided die.")),
+        Rule(
+            "BO-4",
+            _("The die"),
+            _("The rules speak of even and odd rolls."),
+            _("An ordinary six-sided die."),
+        ),
         Rule(
             "BO-5",
             _("A turn"),
             _(
                 "Call even or odd, then roll. Even and right: draw that many blocks from the bag onto your "
-                "tower. Odd and right: move that many blocks between towers, all off first, then all on. A "
-                "wrong call is a miss (the printed rule is cut off here)."
+                "tower. Odd and right: move that many blocks between towers, all off first, then all on. Then "
+                "hand the die to the left."
+            ),
+            _(
+                "The rule for a wrong call is cut off in the rule book: a wrong call is a miss and the turn "
+                "passes. When the bag or the towers hold fewer blocks or places than the roll, as many as can "
+                "be drawn or moved are, and the rest of the roll is lost."
             ),
         ),
         Rule(
             "BO-6",
             _("Bonus blocks"),
-            _("During your turn you may add 1 or both of your bonus blocks to your own tower."),
+            _("You may use 1 or both of your bonus blocks on the same turn; a used bonus block is a normal block."),
+            _(
+                "The conditions for using them are cut off in the rule book: the active player may add 1 or 2 "
+                "of their bonus blocks to their own tower during their turn."
+            ),
         ),
         Rule(
             "BO-7",
             _("Tower structure"),
-            _("Each floor is 2 by 2 blocks and a tower has 6 floors. A block sits on a block of the floor below."),
+            _("Each floor is 2 by 2 blocks and a tower has 6 floors."),
+            _("A block above the first floor sits on a block of the floor below, in the same place."),
         ),
         Rule(
             "BO-8",
@@ -259,8 +286,10 @@ RULES: dict[str, tuple[Rule, ...]] = {
             "BO-12",
             _("Knocking over"),
             _(
-                "Knock your own tower: it is destroyed and its blocks go back in the bag. Knock an opponent's "
-                "tower: you are out. If someone knocks yours, you put the fallen blocks back as you wish."
+                "Knock a block off your own tower: your tower is destroyed, its blocks and the blocks you have "
+                "not played yet go back in the bag, and if it is your turn, your turn ends. Knock a block off "
+                "an opponent's tower: you are out, and your tower's blocks and your unplayed blocks go back in "
+                "the bag. If someone knocks blocks off your tower, you put them back as you wish."
             ),
         ),
         Rule(
@@ -344,9 +373,10 @@ RULES: dict[str, tuple[Rule, ...]] = {
             "SW-9",
             _("Joining a Great Project"),
             _(
-                "When you build a card of the project's colour, you may pay its cost too and take a marker: "
-                "once per turn at most, never with a wonder stage or a leader. When no marker is left, nobody "
-                "can join."
+                "When you build a card of the project's colour (for free too), you may pay its participation "
+                "cost as well and take a marker: once per turn at most, never with a wonder stage or a leader. "
+                "When no marker is left on the card, nobody can join for the rest of the age, except players "
+                "who join in the same turn as the one who took the last marker: they take one from the reserve."
             ),
         ),
         Rule(
@@ -429,7 +459,8 @@ RULES: dict[str, tuple[Rule, ...]] = {
         Rule(
             "BC-9",
             _("End"),
-            _("A player who cannot place any of their cubes loses. If all 24 cubes are placed, the game is a draw."),
+            _("A player who cannot place any of their cubes loses."),
+            _("The rules do not say what happens when all 24 cubes are placed: the game is a draw."),
         ),
     ),
 }
@@ -492,21 +523,8 @@ def about_these_rules(game: str) -> list[Note]:
             Note(gettext("These rules come from the game's store page, whose text is cut in two places.")),
             Note(
                 gettext(
-                    "The rule for a wrong call stops at “If you guessed wrong, you may either …” (BO-5): the app "
-                    "records what your table agrees, a pass or one block drawn from the bag onto your own tower."
-                )
-            ),
-            Note(
-                gettext(
-                    "The conditions for using Bonus Blocks are cut too (BO-6): the app lets the active player add "
-                    "one or both to their own tower during their turn."
-                )
-            ),
-            Note(
-                gettext(
-                    "When the bag, a tower or the towers hold fewer blocks or places than the roll asks for, the "
-                    "rules don't say what happens: the app draws or moves as many as it can, and the rest of the "
-                    "roll is lost (BO-5)."
+                    "The rule for a wrong call stops at “If you guessed wrong, you may either …” (BO-5), and the "
+                    "conditions for using bonus blocks are cut too (BO-6): the app's decisions are with those rules."
                 )
             ),
         ]

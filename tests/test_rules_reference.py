@@ -58,7 +58,52 @@ def test_the_rules_page_lists_every_rule_with_an_anchor_without_logging_in(db, g
     assert str(GAMES[game].name) in page
     for rule in RULES[game]:
         assert f'<dt id="{rule.id}">{escape(rule.title)}' in page
-        assert f"<dd>{escape(rule.text)}</dd>" in page
+        decision = f'<p class="decision" data-testid="decision"><strong>Decision:</strong> {escape(rule.decision)}</p>'
+        assert f"<dd>{escape(rule.text)}{decision if rule.decision else ''}</dd>" in page
+
+
+def rule_on_its_page(rule_id: str) -> str:
+    """The text the rules page gives ``rule_id``, its decision included, as a reader sees it."""
+    page = Client().get(f"/rules/{GAME_OF_PREFIX[rule_id[:2]]}/").content.decode()
+    html = page.split(f'<dt id="{rule_id}">')[1].split("</dd>")[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def test_tb_13_the_rules_page_says_who_places_the_parts_of_an_offer_with_a_trading_card(db):
+    rule = rule_on_its_page("TB-13")
+    assert "Everyone who gave cards places parts" not in rule
+    assert "the active player places the parts for that player's cards" in rule
+
+
+def test_sw_9_the_rules_page_gives_the_reserve_to_players_joining_in_the_same_turn(db):
+    rule = rule_on_its_page("SW-9")
+    assert "in the same turn as the one who took the last marker: they take one from the reserve" in rule
+
+
+def test_bo_12_the_rules_page_sends_the_unplayed_blocks_back_and_ends_the_turn(db):
+    rule = rule_on_its_page("BO-12")
+    assert "the blocks you have not played yet go back in the bag" in rule
+    assert "your turn ends" in rule
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "decided"),
+    [
+        ("BO-5", "a wrong call is a miss and the turn passes"),
+        ("BO-6", "the active player may add 1 or 2 of their bonus blocks"),
+        ("BO-7", "sits on a block of the floor below, in the same place"),
+        ("BC-9", "the game is a draw"),
+        ("TB-14", "its Triple bonus card stays in hand"),
+        ("TB-21", "Tied players share the place"),
+    ],
+)
+def test_what_the_rule_book_leaves_open_is_shown_as_a_decision_not_as_the_rule(db, rule_id, decided):
+    rule = RULE_BY_ID[rule_id]
+    assert decided not in str(rule.text)
+    assert decided in str(rule.decision)
+    rule_text, shown_decision = rule_on_its_page(rule_id).split("Decision:")
+    assert decided not in rule_text
+    assert decided in shown_decision
 
 
 def test_an_unknown_game_has_no_rules_page(db):
