@@ -30,6 +30,20 @@ def test_archives_tokens_add_three_per_set():  # SW-13
     assert points_for(2, 2, 2, archives=2) == 12 + 2 * (7 + 6)
 
 
+@pytest.mark.parametrize(
+    ("tablet", "compass", "gear", "points"),
+    [(3, 0, 0, 9), (0, 3, 0, 9), (0, 0, 3, 9), (0, 3, 3, 18), (3, 0, 3, 18), (3, 3, 0, 18), (1, 1, 1, 10)],
+)
+def test_each_symbol_scores_its_square_and_only_a_set_of_all_three_scores_seven(tablet, compass, gear, points):
+    # SW-13: squares, not doubles (3 of one symbol is 9); two symbols without the third make no set.
+    assert points_for(tablet, compass, gear) == points
+
+
+def test_archives_tokens_typed_on_a_sheet_raise_its_science():  # SW-13, SW-12
+    with_archives = {**ADA, "science": {"tablet": 2, "compass": 2, "gear": 2, "wild": 0, "archives": 1}}
+    assert score_sheet(with_archives).columns["science"] == 12 + 2 * (7 + 3)
+
+
 def brute_force(tablet, compass, gear, wild, archives):
     best = 0
     for placed in itertools.product(range(3), repeat=wild):

@@ -101,6 +101,20 @@ def test_an_offer_is_limited_to_the_demanded_kind_and_number():  # TB-12
     refused(state, tob.OFFER, "TB-12", seat="yellow", cards={"camel": 1})
 
 
+def test_an_offer_of_exactly_the_discs_number_is_allowed():  # TB-12
+    state = apply(game(SHIP5), tob.CHOOSE, wonder="pyramids", disc="pyramids-0")
+    state = apply(state, tob.OFFER, seat="yellow", cards={"ship": 5})
+    assert state["build"]["offers"]["yellow"]["cards"] == {"ship": 5}
+
+
+def test_a_player_rejected_twice_keeps_the_points_of_both_rejections():  # TB-14
+    first = build(game(SHIP5), "pyramids", offers={"yellow": {"cards": {"ship": 2}}}, accepted=[], own={"ship": 5})
+    assert first["points"]["yellow"]["rejected"] == 2
+    second = apply(apply(first, tob.PASS), tob.PASS)  # yellow, then green pass: red again
+    second = build(second, "pyramids", offers={"yellow": {"cards": {"ship": 3}}}, accepted=[], own={"ship": 4})
+    assert second["points"]["yellow"]["rejected"] == 5
+
+
 def test_a_disc_must_still_be_on_the_chosen_wonder():  # TB-12, TB-3
     state = game(SHIP5)
     refused(state, tob.CHOOSE, "TB-12", wonder="pyramids", disc="colossus-9")
