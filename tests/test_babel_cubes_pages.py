@@ -91,7 +91,7 @@ def test_hints_are_off_by_default_and_switch_on_for_this_browser_only(member_cli
     page = member_client.get(f"/s/{cubes.pk}/").content.decode()
     assert "With perfect play Ada wins." in page
     best = {move_key(m) for m in solver.best_moves(position_of(cubes.state["game"]))}
-    marked = set(re.findall(r'value="([^"]+)" class="bc-orientation best"', page))
+    marked = set(re.findall(r'value="([^"]+)" class="best"', page))
     assert marked == best
     assert 'data-testid="bc-hint"' not in owner_client.get(f"/s/{cubes.pk}/").content.decode()
     member_client.post(f"/s/{cubes.pk}/hints/")

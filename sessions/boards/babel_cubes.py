@@ -14,7 +14,7 @@ from scoring.babel_cubes.engine import PLACE
 from scoring.babel_cubes.geometry import CELLS, TYPES, faces_of, hand_of_each, neighbour, raw_data
 from scoring.babel_cubes.moves import Move, Position, legal_moves, position_of
 from scoring.errors import RuleError, gettext_noop
-from sessions.boards.cube_pictures import Placed, cell_icon, placement, tower
+from sessions.boards.cube_pictures import Placed, cell_icon, pick_ground, placement, tower
 from sessions.boards.turns import already_recorded, check_shown_now
 from sessions.data_texts import in_a_sentence
 from sessions.games import BABEL_CUBES, get_game
@@ -160,8 +160,9 @@ def review(final: Position, seats: list[str], names: dict[str, str]) -> list[dic
     return rows
 
 
-def picker(session: GameSession) -> list[dict[str, Any]]:
-    """The legal placements only, by cell then cube type, each with its picture (BC-5..BC-8)."""
+def picker(session: GameSession) -> dict[str, Any]:
+    """The legal placements only, by cell then cube type, each with its picture (BC-5..BC-8),
+    and the level that every picture shows them on (``bc_pick_ground``)."""
     position = position_of(session.state["game"])
     options: dict[str, dict[int, list[Move]]] = defaultdict(lambda: defaultdict(list))
     for move in legal_moves(position):
@@ -179,7 +180,7 @@ def picker(session: GameSession) -> list[dict[str, Any]]:
                         "key": move_key(move),
                         "label": label,
                         "bulges": bulges_of(move),
-                        "picture": placement(cell, colour_of(cube_type), move.mask, here),
+                        "picture": placement(cell, colour_of(cube_type), move.mask),
                     }
                 )
             types.append(
@@ -193,7 +194,7 @@ def picker(session: GameSession) -> list[dict[str, Any]]:
         cells.append(
             {"cell": cell, "name": CELL_NAMES[cell], "icon": cell_icon(cell), "taken": cell in here, "types": types}
         )
-    return cells
+    return {"bc_picker": cells, "bc_pick_ground": pick_ground(here)}
 
 
 def warm_hints(session: GameSession) -> None:
@@ -226,17 +227,14 @@ def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
     state = session.state["game"]
     if state["status"] != "in_progress":
         return {"bc_picker": None}
-    return {"bc_picker": picker(session)}
+    return picker(session)
 
 
 def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
     """The picker on the phone of the player to move; the other phone waits."""
     state = session.state["game"]
     mine = state["status"] == "in_progress" and seat == state["seats"][state["to_move"] - 1]
-    return {
-        "bc_my_turn": mine,
-        "bc_picker": picker(session) if mine else None,
-    }
+    return {"bc_my_turn": mine, **(picker(session) if mine else {"bc_picker": None})}
 
 
 def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str, Any]:

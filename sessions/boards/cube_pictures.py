@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.babel_cubes.geometry import BIT, DOWN, UP
+from scoring.babel_cubes.geometry import BIT
 
 # The cube colours of BC-1 (the names come from the data file), as drawn on screen.
 PAINT = {"grey": "#8f9399", "white": "#f3efe6", "black": "#2b2b2e", "beige": "#d8bf90", "blue": "#3a6fc6"}
@@ -102,50 +103,101 @@ def _depth(cube: Placed) -> float:
     return x - y + cube.level
 
 
-def placement(cell: str, colour: str, mask: int, neighbours: dict[str, str]) -> SafeString:
-    """One placement seen from above, turned like the tower picture (north-west at the back):
-    the cube in its cell, a dome where a side bulges, a notch where it has an indent
-    towards a neighbour, the top marked (light dome or dark hollow) and a bulging bottom
-    as a small arrow. A drawing only (the button that shows it says it in words): a phone's
-    picker shows dozens of them at each of its turns."""
-    half = 48
-    x0, y0 = (0 if "w" in cell else half), (0 if "n" in cell else half)
-    paint = PAINT[colour]
-    parts = [
-        '<svg class="cube-pick" viewBox="-22 -22 140 140" aria-hidden="true"><g transform="rotate(45 48 48)">',
-        '<rect x="0" y="0" width="96" height="96" class="level" />',
+# A placement seen from above (the phone's picker): the level drawn turned like the tower
+# picture, north-west at the back. Its pieces are drawn once, in the page's shell outside the
+# live region (pick_pieces), and the picture of each of up to 32 orientations is a few <use>.
+HALF = 48  # a cell's side in the picture (the level is 2 x 2 cells)
+PICK_TURN = 'transform="rotate(45 48 48)"'
+SIDES = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
+PIECE = {"north": "n", "south": "s", "east": "e", "west": "w", "up": "u", "down": "d"}
+
+
+def _corner(cell: str) -> tuple[int, int]:
+    """The top-left corner of ``cell`` in the picture, before it is turned."""
+    return (0 if "w" in cell else HALF), (0 if "n" in cell else HALF)
+
+
+def _square(cell: str, kind: str, fill: str = "") -> str:
+    x, y = _corner(cell)
+    paint = f' fill="{fill}"' if fill else ""
+    return f'<rect x="{x + 3}" y="{y + 3}" width="42" height="42"{paint} class="{kind}"/>'
+
+
+def _side(cell: str, face: str) -> tuple[int, int]:
+    """The middle of ``face``'s edge, a little inside the cube's square."""
+    x, y = _corner(cell)
+    fx, fy = SIDES[face]
+    return x + HALF // 2 + fx * 21, y + HALF // 2 + fy * 21
+
+
+@cache
+def pick_pieces() -> SafeString:
+    """The pieces of every placement picture, once for the whole page. A cube (``#cp-nw``):
+    its square in the paint of the picture that draws it, a hollow on each side and on the
+    top; over it, a dome where a side bulges (``#cp-nw-n``, -s, -e, -w), a light dome where the
+    top bulges (``#cp-nw-u``) and an arrow where the bottom does (``#cp-nw-d``). Each is drawn
+    for the north-west cell (``#cp-c``, ``#cp-n``...), then moved to each cell and turned by a
+    <use>. With them, the four cells' icons (``#cp-icon-nw``...)."""
+    centre = HALF // 2
+    sides = [_side("nw", face) for face in SIDES]
+    pieces = [
+        f'<g id="cp-c">{_square("nw", "cp-cube")}'
+        + "".join(f'<circle cx="{x}" cy="{y}" r="6" class="cp-indent"/>' for x, y in sides)
+        + f'<circle cx="{centre}" cy="{centre}" r="9" class="cp-top cp-indent"/></g>',
+        *(
+            f'<circle id="cp-{PIECE[face]}" cx="{x}" cy="{y}" r="7" class="cp-bulge"/>'
+            for face, (x, y) in zip(SIDES, sides, strict=True)
+        ),
+        f'<circle id="cp-u" cx="{centre}" cy="{centre}" r="9" class="cp-top cp-bulge"/>',
+        '<path id="cp-d" d="M8 8h10l-10 10z" class="cp-bottom"/>',
     ]
-    for other, other_colour in neighbours.items():
-        ox, oy = (0 if "w" in other else half), (0 if "n" in other else half)
-        parts.append(_square(ox, oy, PAINT[other_colour], "neighbour"))
-    parts.append(_square(x0, y0, paint, "cube"))
-    centre_x, centre_y = x0 + half / 2, y0 + half / 2
-    for face, (fx, fy) in {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}.items():
-        edge_x, edge_y = centre_x + fx * (half / 2 - 3), centre_y + fy * (half / 2 - 3)
-        if mask & BIT[face]:
-            parts.append(f'<circle cx="{edge_x}" cy="{edge_y}" r="7" fill="{paint}" class="bulge" />')
-        elif 0 < edge_x < 2 * half and 0 < edge_y < 2 * half:  # an inner face: show its indent
-            parts.append(f'<circle cx="{edge_x}" cy="{edge_y}" r="6" class="indent" />')
-    top = "bulge" if mask & UP else "indent"
-    parts.append(f'<circle cx="{centre_x}" cy="{centre_y}" r="9" class="top {top}" />')
-    if mask & DOWN:
-        parts.append(f'<path d="M{x0 + 8} {y0 + 8} h10 l-10 10 z" class="bottom bulge" />')
-    parts.append("</g></svg>")
-    return mark_safe("".join(parts))
+    for cell in CELL_AT:
+        x, y = _corner(cell)
+        at = (f' x="{x}"' if x else "") + (f' y="{y}"' if y else "")
+        pieces.append(f'<use id="cp-{cell}" href="#cp-c"{at} {PICK_TURN}/>')
+        pieces += [f'<use id="cp-{cell}-{piece}" href="#cp-{piece}"{at} {PICK_TURN}/>' for piece in PIECE.values()]
+    icons = "".join(
+        f'<g id="cp-icon-{cell}" transform="rotate(45 9.5 9.5)">'
+        + "".join(
+            f'<rect x="{0 if "w" in c else 10}" y="{0 if "n" in c else 10}" width="9" height="9" '
+            f'class="{"cell-here" if c == cell else "cell-other"}"/>'
+            for c in CELL_AT
+        )
+        + "</g>"
+        for cell in CELL_AT
+    )
+    return mark_safe(
+        '<svg class="visually-hidden" aria-hidden="true" focusable="false" xmlns="http://www.w3.org/2000/svg">'
+        f"<defs>{''.join(pieces)}{icons}</defs></svg>"
+    )
 
 
-def _square(x: float, y: float, fill: str, kind: str) -> str:
-    return f'<rect x="{x + 3}" y="{y + 3}" width="42" height="42" fill="{fill}" class="{kind}" />'
+def pick_ground(neighbours: dict[str, str]) -> SafeString:
+    """The level under every picture of a picker (``#cp-ground``): its outline, and the cubes
+    already on it (cell: colour), faded. Once per picker: the level is the same for each."""
+    squares = "".join(_square(cell, "cp-neighbour", PAINT[colour]) for cell, colour in neighbours.items())
+    return mark_safe(
+        '<svg class="visually-hidden" aria-hidden="true" focusable="false">'
+        f'<defs><g id="cp-ground" {PICK_TURN}><rect width="96" height="96" class="cp-level"/>{squares}</g></defs></svg>'
+    )
+
+
+def placement(cell: str, colour: str, mask: int) -> SafeString:
+    """One placement seen from above, on the picker's level (``pick_ground``): the cube in its
+    cell, a dome where a side bulges, a hollow where it does not, the top marked (light dome
+    or dark hollow) and a bulging bottom as a small arrow. A drawing only (the button that
+    shows it says it in words), of the pieces drawn once per page (``pick_pieces``): a phone's
+    picker shows dozens of them at each of its turns."""
+    uses = [f"cp-{cell}"] + [f"cp-{cell}-{PIECE[face]}" for face in (*SIDES, "up", "down") if mask & BIT[face]]
+    return mark_safe(
+        f'<svg class="cube-pick" viewBox="-22 -22 140 140" fill="{PAINT[colour]}" aria-hidden="true">'
+        '<use href="#cp-ground"/>' + "".join(f'<use href="#{use}"/>' for use in uses) + "</svg>"
+    )
 
 
 def cell_icon(cell: str) -> SafeString:
-    """The level as a small diamond, like the tower picture, with ``cell`` filled in."""
-    squares = "".join(
-        f'<rect x="{0 if "w" in c else 10}" y="{0 if "n" in c else 10}" width="9" height="9" '
-        f'class="{"here" if c == cell else "other"}" />'
-        for c in CELL_AT
-    )
+    """The level as a small diamond, like the tower picture, with ``cell`` filled in (its
+    pieces are drawn once per page, ``pick_pieces``)."""
     return mark_safe(
-        f'<svg class="cell-icon" viewBox="-5 -5 29 29" aria-hidden="true" xmlns="http://www.w3.org/2000/svg">'
-        f'<g transform="rotate(45 9.5 9.5)">{squares}</g></svg>'
+        f'<svg class="cell-icon" viewBox="-5 -5 29 29" aria-hidden="true"><use href="#cp-icon-{cell}"/></svg>'
     )

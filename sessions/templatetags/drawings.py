@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.safestring import SafeString
+
+from sessions.boards.cube_pictures import pick_pieces
 
 register = template.Library()
 
@@ -11,3 +14,9 @@ register = template.Library()
 def times(count: int | None) -> range:
     """``{% for _ in n|times %}``: one drawn piece per unit (a brick per part, a token per marker)."""
     return range(max(count or 0, 0))
+
+
+@register.simple_tag
+def cube_pick_pieces() -> SafeString:
+    """babel's placement pictures' pieces, once in a page's shell (outside its live region)."""
+    return pick_pieces()
