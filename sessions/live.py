@@ -37,7 +37,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -46,7 +46,7 @@ from django.utils.translation import get_language
 from scoring import session as core
 from scoring.engine import Standing
 from sessions import caching
-from sessions.boards import HINTS, Board, board_for
+from sessions.boards import DRAFTS, HINTS, Board, board_for
 from sessions.event_words import last_move
 from sessions.games import get_game
 from sessions.models import GameNight, GameSession, Seat
@@ -391,6 +391,7 @@ def _board_key(context: dict[str, Any]) -> str | None:
         return None
     view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
     view.append(context.get("hints", False))
+    view.append(context.get("board_variant", ""))  # a board one seat's phone draws otherwise
     return "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
 
 
@@ -445,11 +446,13 @@ def live_context(
     hints: bool = False,
     said: dict[int, str] | None = None,
     shown: Shown | None = None,
+    sent: QueryDict | None = None,
 ) -> dict[str, Any]:
     """What every viewer of a session sees: seats, status, the last move and the standings
     so far (and, for a viewer who switched them on, the hints of a game that has them).
     ``said`` is the log in words, and ``shown`` the host's versions, when the caller has them
-    (``event_words.sentences``, ``region_shown``)."""
+    (``event_words.sentences``, ``region_shown``); ``sent``, a phone's form that comes back
+    (a move sent a part at a time shows that part, ``DRAFTS``)."""
     standings = core.standings(get_game(session.game).rules, session.state) or []
     by_seat = {s.seat: s for s in standings}
     rows = [Row(seat=seat, standing=by_seat.get(seat.key)) for seat in session.seats.all()]
@@ -471,6 +474,8 @@ def live_context(
         context["controls"] = viewer == MEMBER and session.is_open
         if viewer == GUEST and session.is_open:  # a phone at the table acts for its own seat
             context.update(board.phone_context(session, seat))
+            if sent is not None and session.game in DRAFTS:
+                context.update(DRAFTS[session.game].phone_draft(session, seat, sent))
             context["phone_template"] = board.PHONE_TEMPLATE
             context["my_seat"] = seat
         if session.game in HINTS:

@@ -111,10 +111,13 @@ def test_a_move_offers_the_blocks_that_can_come_off_and_the_cells_they_can_go_to
     assert f"{ada}:1:nw" not in offered(section, "to_0")
     assert f"{bruno}:1:nw" in offered(section, "to_0")
     assert f"{bruno}:2:nw" not in offered(section, "to_0")  # nothing under it (BO-7)
-    # Each radio button is named by the step and the block: "Block 1: take off Ada · floor 3, ...".
+    # Each radio button is named by the step, the tower, the place and the colour, each said once
+    # on the page: "Block 1: take off Ada · floor 3, north-west · red".
     assert '<span hidden id="bo-off-0">Block 1: take off</span>' in section
-    assert f'<span class="visually-hidden" id="bo-{ada}-3-nw">Ada · floor 3, north-west · red</span>' in section
-    assert f'value="{ada}:3:nw" aria-labelledby="bo-off-0 bo-{ada}-3-nw"' in section
+    assert f'<span id="bt{ada}">Ada</span>' in section
+    assert '<span hidden id="bp3nw">· floor 3, north-west</span>' in section
+    assert '<span hidden id="bcred">· red</span>' in section
+    assert f'value="{ada}:3:nw" aria-labelledby="bo-off-0 bt{ada} bp3nw bcred"' in section
     assert "<select" not in section
     response = send(ada_phone, code, from_0=f"{ada}:3:nw", to_0=f"{bruno}:1:se")
     assert response.status_code == 302
@@ -150,6 +153,39 @@ def test_a_stack_moved_with_its_blocks_tapped_bottom_first_keeps_its_order(table
     assert response.status_code == 302
     state = game(session)
     assert state["towers"][bruno][:2] == [["green", "green", None, None], ["red", None, None, None]]
+
+
+def test_a_move_sent_a_block_at_a_time_comes_back_with_the_blocks_chosen_until_the_last(table):  # BO-9
+    """Without JavaScript, the towers' one set of radio buttons is sent for each block: the phone
+    gets its turn back with the blocks chosen so far (hidden fields, their cells marked with their
+    number) and the set named for the next block; the move is recorded with the last."""
+    session, code, ada, bruno = table
+    advance(session, bo.ROLL, call="even", roll=4)
+    drawn = [("green", 1, "nw"), ("green", 1, "ne"), ("green", 1, "sw"), ("red", 2, "nw")]
+    advance(session, bo.DRAW, blocks=[{"colour": c, "floor": f, "cell": cell} for c, f, cell in drawn])
+    advance(session, bo.ROLL, call="odd", roll=3)
+    bruno_phone = phone(code, bruno)
+    assert offered(my_turn(bruno_phone, code), "from_1") == []  # one set, for block 1
+    chosen = {"form": "bo-move", "from_0": f"{ada}:2:nw", "to_0": f"{bruno}:1:nw"}
+    response = send(bruno_phone, code, **chosen)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Block 1 of 3 is chosen: now tap the next block to move, then its new cell." in html
+    form = html[html.index('id="bo-move"') :]
+    assert f'<input type="hidden" name="from_0" value="{ada}:2:nw">' in form
+    assert f'<input type="hidden" name="to_0" value="{bruno}:1:nw">' in form
+    assert '<span hidden id="bo-off-1">Block 2: take off</span>' in form
+    assert f"{ada}:2:nw" not in offered(form, "from_1")  # a block comes off once
+    assert f"{bruno}:1:nw" not in offered(form, "to_1")  # a cell takes one block
+    assert f"{ada}:2:nw" in offered(form, "to_1")  # its own cell can take another
+    assert 'data-off="1"' in form  # block 1 comes off there
+    assert 'data-on="1"' in form  # and goes on there
+    assert game(session)["towers"][bruno][0] == [None] * 4  # nothing recorded yet
+    chosen |= {"from_1": f"{ada}:1:nw", "to_1": f"{bruno}:2:nw"}
+    assert f'name="from_2" value="{ada}:1:ne"' in send(bruno_phone, code, **chosen).content.decode()
+    response = send(bruno_phone, code, **chosen, from_2=f"{ada}:1:ne", to_2=f"{bruno}:1:ne")
+    assert response.status_code == 302
+    assert game(session)["towers"][bruno][:2] == [["red", "green", None, None], ["green", None, None, None]]
 
 
 def test_no_list_on_the_phone_or_the_hosts_page_has_more_than_eight_choices(member_client, table):

@@ -11,6 +11,8 @@ import gzip
 import pytest
 from django.test import Client
 
+from scoring.babel_on import engine as bo
+from scoring.babel_on.tower import cells
 from sessions import services
 from sessions.models import GameNight, GameSession, Player
 from tests.conftest import advance, seated_phones, to_the_first_turn
@@ -55,6 +57,39 @@ def test_a_seated_phones_updates_and_first_page_stay_within_their_weights(night,
     assert on_html <= ON_TURN_HTML[game]
     assert off_wire <= OFF_TURN_WIRE
     assert first_wire <= FIRST_PAGE_WIRE
+
+
+def a_move_of_five_blocks(night: GameNight, players: list[Player]) -> GameSession:
+    """Babel On! late in a game of two (``started``'s table): each tower four floors high and
+    three blocks on its fifth, the colours mixed, and Ada's right call of odd rolled a 5, the
+    most a move can be (BO-5). Nearly every block may come off and both towers' tops can take
+    them: the widest move panel two players' towers draw."""
+    session = started("babel-on", night, players)
+    colours = ["blue", "red", "green"]
+    blocks = [
+        {"tower": seat.key, "colour": colours[(number + floor) % 3], "floor": floor, "cell": cell}
+        for seat in session.seats.all()
+        for floor in range(1, 6)
+        for number, cell in enumerate(cells())
+        if floor < 5 or number < 3
+    ]
+    advance(session, bo.ADJUST, note="the blocks of earlier turns", add=blocks)
+    advance(session, bo.ROLL, call="odd", roll=5)
+    assert session.state["game"]["pending"] == {"kind": "move", "count": 5}
+    return session
+
+
+def test_a_phones_turn_to_move_five_blocks_stays_within_its_weight(night, players):
+    """Each block of a move is tapped on the towers (issue 39, point 2); the page draws the
+    towers' radio buttons once, whatever the number of blocks (83 KB of HTML when it drew a
+    set per block)."""
+    session = a_move_of_five_blocks(night, players)
+    code = services.create_join_code(session=session).code
+    ada = seated_phones(session, code)[session.seats.first().key]
+    on_wire, on_html = weighed(ada, f"/j/{code}/live/", **{"HX-Request": "true", "HX-Target": "guest"})
+    print(f"\nbabel-on, a move of 5 blocks: {on_wire} B on the wire, {on_html} B HTML")
+    assert on_wire <= ON_TURN_WIRE
+    assert on_html <= ON_TURN_HTML["babel-on"]
 
 
 def test_a_compressed_region_is_still_answered_304_when_the_phone_has_it(night, players):

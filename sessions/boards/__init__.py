@@ -54,6 +54,9 @@ PREVIEWS = {SEVEN_WONDERS: seven_wonders}
 EDITIONS = {TOWER_OF_BABEL: tower_of_babel, SEVEN_WONDERS: seven_wonders}
 # Games whose exact solver answers the hint switch.
 HINTS = {BABEL_CUBES: babel_cubes}
+# Games whose phone forms can be sent a part at a time (Babel On!'s move, a block per send
+# without JavaScript): the answer shows the phone's turn with the part sent (``phone_draft``).
+DRAFTS = {BABEL_ON: babel_on}
 
 
 def board_for(session: GameSession) -> Board | None:

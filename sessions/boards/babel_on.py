@@ -28,7 +28,7 @@ from scoring.babel_on.tower import (
     top_floor,
     value,
 )
-from scoring.errors import RuleError
+from scoring.errors import RuleError, gettext_noop
 from sessions.boards.turns import check_turn_form
 from sessions.data_texts import CELL_NAMES as CELL_NAME_TEXTS
 from sessions.data_texts import data_text_lazy
@@ -186,6 +186,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
         "bo_extra_name": _colour_name(state["extra"]),
         "bo_last_check": state["checks"][-1] if state["checks"] else None,
         "bo_adjustments": state["adjustments"][-5:],
+        "bo_pictures": True,  # the towers drawn (a phone's own move draws them in its panel)
     }
 
 
@@ -243,10 +244,17 @@ def _place_picker(tower: list[list[str | None]], count: int) -> list[dict[str, A
     return shown
 
 
-def _move_towers(state: dict[str, Any], names: dict[str, str], count: int) -> list[dict[str, Any]]:
+def _move_towers(
+    state: dict[str, Any], names: dict[str, str], count: int, draft: list[tuple[str, str]]
+) -> list[dict[str, Any]]:
     """Every live tower for a move of ``count`` blocks, the top floor first: the blocks that
     may come off (not on a protected floor, BO-11, nor under more blocks than are moved, BO-7)
-    and the empty cells the blocks can go to (BO-7, BO-8). The engine checks the rest (BO-10)."""
+    and the empty cells the blocks can go to (BO-7, BO-8). The engine checks the rest (BO-10).
+    Each cell says which block of the ``draft`` (the pairs already chosen) comes off it
+    (``off``, from 1) and goes onto it (``on``): a block comes off once, a cell takes one
+    block, and a block's own cell can take another once it is off."""
+    off = {taken: k + 1 for k, (taken, _put) in enumerate(draft)}
+    on = {put: k + 1 for k, (_taken, put) in enumerate(draft)}
     towers = []
     for seat in state["seats"]:
         if seat in state["eliminated"]:
@@ -258,17 +266,20 @@ def _move_towers(state: dict[str, Any], names: dict[str, str], count: int) -> li
         for number in range(highest_allowed(tower), 0, -1):
             row = []
             for index, (cell, colour) in enumerate(zip(cells(), tower[number - 1], strict=True)):
-                place = _place_label(number, cell)
+                key = f"{seat}:{number}:{cell}"
+                takeable = colour is not None and number > protected and heights[index] - number < count
+                is_open = colour is None and _needed(tower, number, index) <= count
                 row.append(
                     {
-                        "key": f"{seat}:{number}:{cell}",
-                        "id": f"{seat}-{number}-{cell}",
+                        "key": key,
+                        "place": f"{number}{cell}",
                         "colour": colour,
-                        "colour_name": _colour_name(colour),
-                        "takeable": colour is not None and number > protected and heights[index] - number < count,
-                        "open": colour is None and _needed(tower, number, index) <= count,
-                        "block": f"{names[seat]} · {place} · {_colour_name(colour)}",
-                        "place": f"{names[seat]} · {place}",
+                        "open": is_open,
+                        "off": off.get(key),
+                        "on": on.get(key),
+                        "take": takeable and key not in off,
+                        # A block's own cell can take another once it is off (JavaScript adds its button).
+                        "put": (is_open or key in off) and key not in on,
                     }
                 )
             if shown or number <= top_floor(tower) or any(c["open"] for c in row):
@@ -277,10 +288,24 @@ def _move_towers(state: dict[str, Any], names: dict[str, str], count: int) -> li
     return towers
 
 
+def _move_draft(sent: QueryDict | None, count: int) -> list[tuple[str, str]]:
+    """The blocks of a move already chosen when it is sent a part at a time (without
+    JavaScript, a block per send; ``static/js/babel_on_move.js`` chooses them all in the page):
+    each ``from_<k>`` with its ``to_<k>``, in order, and never the last block (its radio
+    buttons stay to tap, or come back as they were tapped)."""
+    draft: list[tuple[str, str]] = []
+    for k in range(count - 1):
+        taken, put = (sent.get(f"from_{k}"), sent.get(f"to_{k}")) if sent is not None else (None, None)
+        if not taken or not put:
+            break
+        draft.append((taken, put))
+    return draft
+
+
 def controls_context(session: GameSession, query: QueryDict) -> dict[str, Any]:
     state = session.state["game"]
     names = _names(session)
-    context = _turn_context(state, names)
+    context = _turn_context(state, names, query)
     if state["phase"] == "setup":
         context["bo_setup"] = _setup_form(session, names)
     elif state["phase"] == "rolloff":
@@ -302,10 +327,11 @@ def _bonus_context(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _turn_context(state: dict[str, Any], names: dict[str, str], sent: QueryDict | None = None) -> dict[str, Any]:
     """What the forms of a turn offer (``_turn.html``, on the host's page and the active
     player's phone): the die, the places, the live towers, and, after a right call, a row
-    for each block to draw (with the suggested place) or to move (with the blocks there are)."""
+    for each block to draw (with the suggested place), or the towers to tap each block to
+    move on, with the blocks of the move ``sent`` so far (``_move_draft``)."""
     live = [seat for seat in state["seats"] if seat not in state["eliminated"]]
     context: dict[str, Any] = {
         "bo_faces": value("die_faces"),
@@ -333,8 +359,26 @@ def _turn_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
             }
     if pending and pending["kind"] == "move":
         count = _rows(state, "move")
+        towers = _move_towers(state, names, count, [])
+        shown = [cell for t in towers for floor in t["floors"] for cell in floor["cells"]]
+        takeable = {cell["key"] for cell in shown if cell["take"]}
+        draft: list[tuple[str, str]] = []
+        for taken, put in _move_draft(sent, count):  # as far as the towers can take it
+            puttable = {cell["key"] for cell in shown if cell["open"]} | {t for t, _p in draft}
+            if taken not in takeable or put not in puttable or any(taken == t or put == p for t, p in draft):
+                break
+            draft.append((taken, put))
         context["bo_move"] = list(range(count))
-        context["bo_move_towers"] = _move_towers(state, names, count)
+        context["bo_move_step"] = len(draft)
+        context["bo_move_draft"] = [{"index": k, "off": taken, "on": put} for k, (taken, put) in enumerate(draft)]
+        context["bo_move_towers"] = _move_towers(state, names, count, draft) if draft else towers
+        # The words of each button, said once: the step's, the tower's (its legend), the
+        # place's and the block's colour, joined by aria-labelledby.
+        highest = max((floor["number"] for t in towers for floor in t["floors"]), default=0)
+        context["bo_move_places"] = [
+            (f"{number}{cell}", _place_label(number, cell)) for number in range(1, highest + 1) for cell in cells()
+        ]
+        context["bo_move_colours"] = [(c, _colour_name(c)) for c in sorted({cell["colour"] for cell in shown} - {None})]
         if count < pending["count"]:
             context["bo_short"] = {"count": pending["count"], "limit": count, "lost": pending["count"] - count}
     return context
@@ -414,6 +458,7 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
         # the order of the taps: they come off in the order the rules let them (BO-7, BO-8,
         # BO-10) and go on the lowest floor first, so a stack keeps its order.
         count = _rows(state, "move")
+        _unless_sent_in_part(data, count)
         taken = [data.get(f"from_{k}") for k in range(count)]
         off = sorted(range(count), key=lambda k: _taking_order(state, taken[k]))
         on = sorted(range(count), key=lambda k: _lowest_first(_block(data.get(f"to_{k}"))))
@@ -442,6 +487,22 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
             }
         ]
     return adjusted
+
+
+def _unless_sent_in_part(data: QueryDict, count: int) -> None:
+    """A move sent a block at a time (a page without JavaScript): while its first blocks are
+    chosen and the others not yet, it comes back with them chosen, to tap the next one
+    (``_move_draft``); nothing is recorded until every block is."""
+    sent = [bool(data.get(f"from_{k}")) and bool(data.get(f"to_{k}")) for k in range(count)]
+    chosen = sent.index(False) if False in sent else count
+    if 0 < chosen < count and not any(
+        data.get(f"{side}_{k}") for k in range(chosen + 1, count) for side in ("from", "to")
+    ):
+        raise RuleError(
+            gettext_noop("Block {chosen} of {count} is chosen: now tap the next block to move, then its new cell."),
+            field="",
+            params={"chosen": chosen, "count": count},
+        )
 
 
 def _drawn(data: QueryDict, count: int) -> list[dict[str, Any]]:
@@ -498,7 +559,21 @@ def phone_context(session: GameSession, seat: str | None) -> dict[str, Any]:
         context.update(_turn_context(state, _names(session)))
         context.update(_bonus_context(state))
         context["bo_my_turn"] = True
+        # On a move, the panel at the top of the phone draws every tower with its buttons:
+        # the board below names them without drawing them again (a light page, issue 39).
+        if "bo_move_towers" in context:
+            context["bo_pictures"] = False
+            context["board_variant"] = "towers in the move panel"  # not the other phones' board
     return context
+
+
+def phone_draft(session: GameSession, seat: str | None, sent: QueryDict) -> dict[str, Any]:
+    """The active player's turn again with the move ``sent`` so far: the part of it their
+    phone sent comes back chosen (``_move_draft``)."""
+    state = session.state["game"]
+    if state["phase"] != "playing" or seat is None or seat != state["active"]:
+        return {}
+    return _turn_context(state, _names(session), sent)
 
 
 def phone_payload(event_type: str, data: QueryDict, *, seat: str, session: GameSession) -> dict[str, Any]:

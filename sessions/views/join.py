@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -233,16 +233,18 @@ def render_guest(
     status: int = 200,
     region: bool = False,
     hints: bool | None = None,
+    sent: QueryDict | None = None,
 ) -> HttpResponse:
     """The phone's page (its region alone for htmx): the session it follows, or the wait;
-    ``hints`` as the fetch's ticket says, else as this browser chose."""
+    ``hints`` as the fetch's ticket says, else as this browser chose; ``sent``, the form that
+    comes back (``live_context``)."""
     session = selectors.shown_session(phone)
     context: dict[str, Any] = {"code": phone.join_code.code, "device": phone, "me": phone.player, "error": error}
     if session is not None:
         seat = _my_seat(phone, session)
         shown_hints = hints_on(request, session.pk) if hints is None else hints
         shown = region_shown(session, revision=phone.night.live_revision)
-        context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints, shown=shown))
+        context.update(live_context(session, viewer="guest", seat=seat, hints=shown_hints, shown=shown, sent=sent))
         context["my_key"] = seat
         held, context["requests"] = selectors.phones_of_seats(phone)
         context["seats"] = [
@@ -477,7 +479,9 @@ def guest_act(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
 def _refused(request: HtmxRequest, phone: GuestDevice, *, message: str, field: str, status: int) -> HttpResponse:
     """The phone's page with the sent form as typed and the message on its field."""
     phone = _fresh(request, phone)
-    response = render_guest(request, phone, status=status)
+    response = render_guest(request, phone, status=status, sent=request.POST)
     if refill_sent_form(response, request.POST, messages=[message], field=field):
         return response
-    return render_guest(request, phone, error=message, status=status)  # the form is gone from the phone
+    return render_guest(
+        request, phone, error=message, status=status, sent=request.POST
+    )  # the form is gone from the phone

@@ -121,6 +121,75 @@ def test_a_block_moved_takes_three_taps_after_the_roll(
     )
 
 
+def a_move_late_in_the_game(blocks: int) -> tuple[GameSession, Player, Player, str]:
+    """Each tower four floors high and three blocks on its fifth, the colours mixed
+    (tests.test_page_weights), and Ada, to play, rolled ``blocks`` on a right call of odd. Also
+    the join code."""
+    session, ada, bruno = a_babel_on_table(secret="7")
+    colours = ["blue", "red", "green"]
+    add = [
+        {"tower": str(seat.pk), "colour": colours[(number + floor) % 3], "floor": floor, "cell": cell}
+        for seat in (ada, bruno)
+        for floor in range(1, 6)
+        for number, cell in enumerate(["nw", "ne", "sw", "se"])
+        if floor < 5 or number < 3
+    ]
+    advance(session, bo.ADJUST, note="the blocks of earlier turns", add=add)
+    advance(session, bo.ROLL, call="odd", roll=blocks)
+    return session, ada, bruno, services.create_join_code(session=session).code
+
+
+# Ada's blocks onto Bruno's tower, which they complete: (the block, its new cell), in words.
+FIVE_BLOCKS = [
+    ("Ada · floor 5, north-west · green", "Bruno · floor 5, south-east"),
+    ("Ada · floor 5, north-east · blue", "Bruno · floor 6, north-west"),
+    ("Ada · floor 5, south-west · red", "Bruno · floor 6, north-east"),
+    ("Ada · floor 4, north-east · green", "Bruno · floor 6, south-west"),
+    ("Ada · floor 4, south-west · blue", "Bruno · floor 6, south-east"),
+]
+
+
+def test_five_blocks_moved_take_two_taps_each_and_the_move(
+    new_context: Callable[[], BrowserContext], screenshots: Path
+) -> None:
+    """One set of radio buttons on the towers: once a block and its cell are tapped, the page
+    (static/js/babel_on_move.js) keeps them, marked with the block's number, and names the
+    buttons for the next block; the move is sent once."""
+    session, ada, bruno, code = a_move_late_in_the_game(5)
+    phone = counting_phone(new_context, code, "Ada")
+    phone.set_viewport_size(PHONE)
+    move = phone.locator("#bo-move")
+    expect(phone.get_by_role("heading", name="Move 5 blocks")).to_be_visible()
+    for number, (block, cell) in enumerate(FIVE_BLOCKS, start=1):
+        move.get_by_role("radio", name=f"Block {number}: take off {block}", exact=True).click()
+        move.get_by_role("radio", name=f"Block {number}: put on {cell}", exact=True).click()
+        if number == 2:
+            move.locator(".bo-move-towers").scroll_into_view_if_needed()
+            phone.screenshot(path=screenshots / "babel-on-tap-04-five-blocks-two-chosen.png")
+    expect(move.locator('[data-off="4"]')).to_have_count(1)  # the blocks chosen before keep their number
+    phone.get_by_role("button", name="Move the blocks").click()
+    expect(phone.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
+    taps = taps_on(phone)
+    print(f"\nBabel On!, five blocks moved on a phone: {taps} taps after the roll")
+    assert taps <= 2 * len(FIVE_BLOCKS) + 1
+    placed = towers(session)
+    assert placed[str(bruno.pk)][4:] == [["green", "blue", "red", "green"], ["blue", "red", "green", "blue"]]
+    assert placed[str(ada.pk)][4] == [None] * 4
+
+
+def test_start_the_move_again_takes_back_the_blocks_chosen(new_context: Callable[[], BrowserContext]) -> None:
+    _session, _ada, _bruno, code = a_move_late_in_the_game(3)
+    phone = phone_of(new_context(), code, "Ada")
+    move = phone.locator("#bo-move")
+    for number, (block, cell) in enumerate(FIVE_BLOCKS[:2], start=1):
+        move.get_by_role("radio", name=f"Block {number}: take off {block}", exact=True).click()
+        move.get_by_role("radio", name=f"Block {number}: put on {cell}", exact=True).click()
+    expect(move.get_by_role("radio", name=f"Block 3: take off {FIVE_BLOCKS[2][0]}", exact=True)).to_be_visible()
+    move.get_by_role("button", name="Start the move again").click()
+    expect(move.locator("[data-off], [data-on], input[data-added]")).to_have_count(0)
+    expect(move.get_by_role("radio", name=f"Block 1: take off {FIVE_BLOCKS[0][0]}", exact=True)).to_be_visible()
+
+
 def test_the_keyboard_moves_a_block_with_the_same_radio_buttons(new_context: Callable[[], BrowserContext]) -> None:
     session, ada, _bruno, code = a_move_of_one_block()
     phone = phone_of(new_context(), code, "Ada")
@@ -155,6 +224,26 @@ def test_without_javascript_the_towers_are_tapped_and_the_forms_posted(
         context.close()
     placed = towers(session)
     assert (placed[str(ada.pk)][0][2], placed[str(bruno.pk)][0][1]) == ("green", None)
+
+
+def test_without_javascript_a_move_of_several_blocks_is_sent_a_block_at_a_time(
+    browser: Browser, asgi_server: str, transactional_db: None
+) -> None:
+    session, _ada, bruno, code = a_move_late_in_the_game(3)
+    context = browser.new_context(base_url=asgi_server, java_script_enabled=False, viewport=PHONE, locale="en-GB")
+    try:
+        phone = phone_of(context, code, "Ada")
+        for number, (block, cell) in enumerate(FIVE_BLOCKS[:3], start=1):
+            move = phone.locator("#bo-move")
+            move.get_by_role("radio", name=f"Block {number}: take off {block}", exact=True).click()
+            move.get_by_role("radio", name=f"Block {number}: put on {cell}", exact=True).click()
+            move.get_by_role("button", name="Move the blocks").click()
+            if number < 3:
+                expect(phone.locator("#bo-move")).to_contain_text(f"Block {number} of 3 is chosen")
+        expect(phone.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
+    finally:
+        context.close()
+    assert towers(session)[str(bruno.pk)][4:] == [["green", "blue", "red", "green"], ["blue", "red", None, None]]
 
 
 def test_the_tapped_towers_pass_axe_and_fit_the_phone_in_both_themes(
