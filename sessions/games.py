@@ -10,7 +10,7 @@ here and touches nothing else of the backbone.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
@@ -29,7 +29,7 @@ from scoring.session import Rules
 from scoring.seven_wonders.data import check_corrections
 from scoring.seven_wonders.engine import SevenWonders
 from scoring.tower_of_babel.engine import TowerOfBabel
-from scoring.tower_of_babel.table import load_table
+from scoring.tower_of_babel.table import load_table, raw_data
 from sessions.data_texts import GAME_TITLE, LAYOUT_NAMES, data_text_lazy
 
 
@@ -71,6 +71,11 @@ class Game:
     # Checks a group's overrides of the game's unverified component values (raises
     # RuleError); None for a game without such values.
     edition_table: Callable[[Mapping[str, Any]], object] | None = None
+    # The fewest players a group's edition table lets start (TB-1: a group may allow fewer than
+    # the box says, a house rule); None where a group cannot change it.
+    table_min_players: Callable[[Mapping[str, Any] | None], int] | None = None
+    # Whether ``min_players`` is a group's house rule, below the rules' (see ``for_table``).
+    house_rule_players: bool = False
     # Rule decisions taken after sessions were stored, as options every new session carries
     # (not chosen by the table): an older session's log, without them, replays as it was played.
     decisions: Mapping[str, Any] = field(default_factory=dict)
@@ -90,6 +95,14 @@ class Game:
         if unknown:
             raise RuleError(gettext_noop("This game has no such option."), field=f"options.{unknown[0]}")
         return {option.name: option.clean(raw.get(option.name)) for option in self.options}
+
+    def for_table(self, table: Mapping[str, Any] | None) -> Game:
+        """The game as a group with this edition table (its stored corrections) plays it: the
+        fewest players it allows, marked a house rule when below the rules'."""
+        if self.table_min_players is None:
+            return self
+        fewest = self.table_min_players(table)
+        return replace(self, min_players=fewest, house_rule_players=fewest < self.table_min_players(None))
 
     def allows(self, count: int, options: Mapping[str, Any]) -> bool:
         """Whether ``count`` players may play with these options."""
@@ -114,7 +127,10 @@ class Game:
         return chosen[:fixed] + [colour or next(free, "") for colour in chosen[fixed:]]
 
     def check_player_count(self, count: int, options: Mapping[str, Any]) -> None:
-        low, high = self.min_players, self.max_players
+        """Refuse a count the rules do not allow; with the session's edition table in the
+        options (``options["table"]``), the one that table allows (TB-1)."""
+        game = self.for_table(options["table"]) if "table" in options else self
+        low, high = game.min_players, game.max_players
         if self.slug == SEVEN_WONDERS and not options.get("cities"):
             high -= 1  # SW-1: the eighth player needs the Cities expansion.
         if not low <= count <= high:
@@ -173,12 +189,14 @@ GAMES: dict[str, Game] = {
         Game(
             slug=TOWER_OF_BABEL,
             english_name="Tower of Babel",
-            min_players=3,
-            max_players=5,
+            # TB-1: 3 from the publisher's box (outside the seed), 5 from seed 000's components.
+            min_players=raw_data()["min_players"]["value"],
+            max_players=raw_data()["max_players"]["value"],
             player_rule="TB-1",
             entry=ScoreEntry(rule="TB-21"),
             engine=TowerOfBabel(),
             edition_table=load_table,
+            table_min_players=lambda table: load_table(table, edition_rules=False).min_players,
             options=(
                 Option("two_kind_discs", _("Two-kind discs variant"), False),
                 Option("action_cards", _("Play with action cards"), True),

@@ -196,7 +196,9 @@ def create_session(
     """A new session in set-up, seated in the given order (a new random secret unless given)."""
     spec = get_game(game)
     cleaned = spec.clean_options(options or {})
-    spec.check_player_count(len(players), cleaned)
+    if spec.edition_table:  # the session keeps the table it started with
+        cleaned["table"] = night.group.edition_tables.get(spec.slug) or None
+    spec.check_player_count(len(players), cleaned)  # as the group's table allows (TB-1)
     if len({p.pk for p in players}) != len(players):
         raise RuleError(gettext_noop("Each player can take only one seat."), field="seats")
     if any(p.group_id != night.group_id for p in players):
@@ -212,8 +214,6 @@ def create_session(
     chosen = [c for c in colours if c]
     if len(set(chosen)) != len(chosen):
         raise RuleError(gettext_noop("Two players cannot share a colour."), field="colours")
-    if spec.edition_table:  # the session keeps the table it started with
-        cleaned["table"] = night.group.edition_tables.get(spec.slug) or None
     cleaned |= spec.decisions
     keys = [str(p.pk) for p in players]
     with transaction.atomic():

@@ -36,9 +36,9 @@ def test_the_base_game_has_six_single_discs_per_kind_demanding_three_to_six():  
     assert all(3 <= number <= 6 for d in discs for number in d.values())
 
 
-def test_the_verified_two_kind_disc_demands_two_camels_and_three_stonemasons():  # TB-4
+def test_the_first_two_kind_disc_demands_two_camels_and_three_stonemasons_from_outside_the_seed():  # TB-4
     assert {"camel": 2, "stonemason": 3} in raw_data()["two_kind_discs"]["value"]
-    assert raw_data()["two_kind_discs"]["verified"][0] is True
+    assert raw_data()["two_kind_discs"]["verified"][0] == "outside_seed"
 
 
 def test_each_player_has_twenty_parts_fifteen_ones_and_five_threes():  # TB-5

@@ -46,6 +46,12 @@ def tile_effects(corrections: Mapping[str, Any] | None = None) -> dict[str, str]
     return {**data()["tiles"]["value"], **(corrections or {}).get("tiles", {})}
 
 
+def tiles_outside_seed() -> list[int]:
+    """The tiles whose one-by-one effect is from outside the seed (SW-7: seed 002 groups them
+    but never says which is which); a group corrects them like the others."""
+    return list(data()["tiles"]["outside_seed"])
+
+
 def check_corrections(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """A group's card corrections, checked: ``{"tiles": {"9": text}, "projects": {slug:
     {"cost"|"penalty"|"reward": text, "reward_vp": n, "penalty_defeat_tokens": n}}}``."""

@@ -200,7 +200,7 @@ def _offer(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-12, TB-14, T
     if seat in build["offers"]:
         raise RuleError(gettext_noop("This player has already offered."), field=field, rule="TB-12")
     demand = state["discs"][build["disc"]]["demand"]
-    cards = _cards(payload.get("cards", {}), f"{field}.cards", rule="TB-12")
+    cards = _cards(state, payload.get("cards", {}), f"{field}.cards", rule="TB-12")
     for kind, count in cards.items():
         if kind not in demand:
             raise RuleError(
@@ -275,7 +275,7 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
             raise RuleError(
                 gettext_noop("The accepted offers exceed the disc's number."), field="accepted", rule="TB-13"
             )
-    own = _cards(payload.get("own", {}), "own", rule="TB-13")
+    own = _cards(state, payload.get("own", {}), "own", rule="TB-13")
     jokers = _count(payload.get("jokers", 0), "jokers", high=_in_deck(state, "joker"), rule="TB-22")
     for kind, count in own.items():
         if kind not in demand or accepted_cards[kind] + count > demand[kind]:
@@ -310,8 +310,8 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
 
 
 def _place_parts(state: JSON, wonder_name: str, placed: Counter[str]) -> JSON:
-    """Add parts (by value) on a wonder; nobody can place more than their 20 parts hold, less the
-    one that marks their score (TB-5)."""
+    """Add parts (by value) on a wonder; nobody can place more than their parts hold (the
+    table's split, TB-5), less the one that marks their score."""
     supply = table_of(state).parts_in_play
     wonder = state["wonders"][wonder_name]
     parts = dict(wonder["parts"])
@@ -459,12 +459,14 @@ def _mapping(raw: Any, field: str) -> Mapping[str, Any]:
     return raw
 
 
-def _cards(raw: Any, field: str, *, rule: str) -> dict[str, int]:
-    """Cards by kind, zero counts left out; no disc demands more than 6 of a kind (TB-4)."""
+def _cards(state: JSON, raw: Any, field: str, *, rule: str) -> dict[str, int]:
+    """Cards by kind, zero counts left out; no disc demands more of a kind than the table's
+    range allows (TB-4)."""
+    most = table_of(state).most_cards
     return {
         kind: count
         for kind, count in _mapping(raw, field).items()
-        if _count(count, f"{field}.{kind}", high=6, rule=rule)
+        if _count(count, f"{field}.{kind}", high=most, rule=rule)
     }
 
 

@@ -1,8 +1,11 @@
-"""The component table: values from the data file, each marked verified or not.
+"""The component table: values from the data file, each marked verified, unverified or
+outside the seed.
 
-A group may override the unverified values to match its own box ("edition table"); the
-verified ones are the rulebook's and stay fixed. A session keeps the table it started
-with (``Table.as_json``), so later edits never change past results.
+A group may correct the values that are not verified to match its own box ("edition table"):
+the unverified ones (our best default, the printed value was not available) and those from
+outside the seed (the publisher's components or rulebook, not stated in the rule text we have,
+TB-1, TB-4, TB-5, TB-22); the verified ones are the rulebook's and stay fixed. A session keeps
+the table it started with (``Table.as_json``), so later edits never change past results.
 """
 
 from __future__ import annotations
@@ -17,13 +20,32 @@ from typing import Any
 from scoring.errors import RuleError, gettext_noop
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "tower_of_babel.json"
+# The unverified entries (the rules pages list them, see ``unverified``).
 OVERRIDABLE = ("single_disc_numbers", "two_kind_discs", "rows", "set_bonus")
+# Every entry a group may correct, in the order its edition page shows them: the unverified
+# ones and those from outside the seed (``markings`` says which value is which).
+CORRECTABLE = (
+    "min_players",
+    "single_disc_range",
+    "single_disc_numbers",
+    "two_kind_discs",
+    "rows",
+    "set_bonus",
+    "parts_per_player",
+    "action_cards",
+)
+# The entries a group could correct only from issue 40 on: a session stores them only where
+# they differ from the data file's (see ``Table.as_json``).
+ADDED_ENTRIES = ("min_players", "single_disc_range", "parts_per_player", "action_cards")
+VERIFIED, UNVERIFIED, OUTSIDE_SEED = "verified", "unverified", "outside_seed"
 
 
 @dataclass(frozen=True)
 class Table:
+    min_players: int
     kinds: tuple[str, ...]
     wonders: tuple[str, ...]
+    single_disc_range: tuple[int, int]
     single_disc_numbers: tuple[int, ...]
     two_kind_discs: tuple[tuple[tuple[str, int], ...], ...]
     two_kind_variant_removes: int
@@ -68,12 +90,33 @@ class Table:
                 params={"count": in_deck},
             )
 
-    def as_json(self) -> dict[str, Any]:
+    @property
+    def most_cards(self) -> int:
+        """The most cards of one kind a disc demands (TB-4), so the most of a kind a build takes."""
+        return self.single_disc_range[1]
+
+    def entries(self) -> dict[str, Any]:
+        """Every correctable entry's value, as JSON."""
         return {
+            "min_players": self.min_players,
+            "single_disc_range": list(self.single_disc_range),
             "single_disc_numbers": list(self.single_disc_numbers),
             "two_kind_discs": [dict(disc) for disc in self.two_kind_discs],
             "rows": [list(row) for row in self.rows],
             "set_bonus": list(self.set_bonus),
+            "parts_per_player": {str(value): count for value, count in self.parts_per_player},
+            "action_cards": dict(self.action_cards),
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        """The table a session keeps: every entry, except that one added since sessions were
+        first stored (``ADDED_ENTRIES``) is kept only where it differs from the data file's, so
+        a session on the data file's values has the very state it had before (``load_table``
+        reads a missing entry as the data file's)."""
+        return {
+            name: value
+            for name, value in self.entries().items()
+            if name not in ADDED_ENTRIES or value != raw_data()[name]["value"]
         }
 
 
@@ -83,23 +126,51 @@ def raw_data() -> dict[str, Any]:
     return data
 
 
+def _marking(verified: bool | str) -> str:
+    if verified == OUTSIDE_SEED:
+        return OUTSIDE_SEED
+    return VERIFIED if verified is True else UNVERIFIED
+
+
+def markings(name: str) -> list[str] | str:
+    """How an entry's values are known: ``verified``, ``unverified`` or ``outside_seed``, one
+    for the whole entry or one per position (as the data file marks them)."""
+    verified = raw_data()[name]["verified"]
+    if isinstance(verified, list):
+        return [_marking(mark) for mark in verified]
+    return _marking(verified)
+
+
+def marking_at(name: str, index: int) -> str:
+    """The marking of one position of an entry."""
+    marks = markings(name)
+    return marks if isinstance(marks, str) else marks[index]
+
+
 def unverified() -> dict[str, list[int] | bool]:
-    """For each overridable entry: False if all verified, else which positions are not."""
+    """For each unverified entry: False if all verified, else which positions are unverified
+    (a value from outside the seed is not one of them, see ``markings``)."""
     marks: dict[str, list[int] | bool] = {}
     for name in OVERRIDABLE:
-        verified = raw_data()[name]["verified"]
-        if isinstance(verified, list):
-            marks[name] = [i for i, ok in enumerate(verified) if not ok]
+        marked = markings(name)
+        if isinstance(marked, list):
+            marks[name] = [i for i, mark in enumerate(marked) if mark == UNVERIFIED]
         else:
-            marks[name] = not verified
+            marks[name] = marked == UNVERIFIED
     return marks
 
 
+def outside_seed() -> list[str]:
+    """The entries with a value from outside the seed (TB-1, TB-4, TB-5, TB-22)."""
+    return [name for name in CORRECTABLE if OUTSIDE_SEED in markings(name)]
+
+
 def load_table(overrides: Mapping[str, Any] | None = None, *, edition_rules: bool = True) -> Table:
-    """The data file's table, with a group's overrides of unverified values applied.
+    """The data file's table, with a group's corrections of the values that are not verified.
 
     ``edition_rules`` also holds the overrides to the rules a table must keep to be played
-    (TB-4, TB-6, TB-8), so a group can only save a table within them (saving loads it so).
+    (TB-1, TB-4, TB-5, TB-6, TB-8, TB-22), so a group can only save a table within them (saving
+    loads it so).
     A session's stored table, and a group's table shown for editing, are read with
     ``edition_rules=False``: a session keeps the table it started with, and replays from it,
     even one saved before a check existed.
@@ -110,9 +181,12 @@ def load_table(overrides: Mapping[str, Any] | None = None, *, edition_rules: boo
     if overrides and edition_rules:
         check_edition_rules(data)
     kinds = tuple(data["kinds"])
+    low, high = data["single_disc_range"]
     return Table(
+        min_players=data["min_players"],
         kinds=kinds,
         wonders=tuple(data["wonders"]),
+        single_disc_range=(low, high),
         single_disc_numbers=tuple(data["single_disc_numbers"]),
         two_kind_discs=tuple(tuple(sorted(disc.items())) for disc in data["two_kind_discs"]),
         two_kind_variant_removes=data["two_kind_variant_removes"],
@@ -126,16 +200,27 @@ def load_table(overrides: Mapping[str, Any] | None = None, *, edition_rules: boo
     )
 
 
-SINGLE_DISC_CARDS = (3, 4, 5, 6)  # TB-4: each single disc demands 3 to 6 cards (verified range)
-TWO_KIND_DISC_CARDS = range(1, 7)  # TB-4: some of each of its two kinds, at most 6 like any disc
-
-
 def check_edition_rules(data: Mapping[str, Any]) -> None:
     """The rules an edition table must keep to be played (checked where a group saves it)."""
+    lowest, most = raw_data()["min_players"]["lowest"], data["max_players"]
+    if not lowest <= data["min_players"] <= most:
+        raise RuleError(
+            gettext_noop("A group may start with {low} to {high} players."),
+            field="min_players",
+            rule="TB-1",
+            params={"low": lowest, "high": most},
+        )
+    low, high = data["single_disc_range"]
+    if not 1 <= low <= high:
+        raise RuleError(
+            gettext_noop("A single disc demands at least 1 card, and its most cannot be below its fewest."),
+            field="single_disc_range",
+            rule="TB-4",
+        )
     for index, number in enumerate(data["single_disc_numbers"]):
         _check_cards(
             number,
-            SINGLE_DISC_CARDS,
+            range(low, high + 1),
             gettext_noop("A single disc demands {low} to {high} cards."),
             field=f"single_disc_numbers[{index}]",
         )
@@ -149,17 +234,41 @@ def check_edition_rules(data: Mapping[str, Any]) -> None:
         )
     for index, disc in enumerate(data["two_kind_discs"]):
         for kind, number in disc.items():
-            _check_cards(
+            _check_cards(  # some of each of its two kinds, at most as many as any disc demands
                 number,
-                TWO_KIND_DISC_CARDS,
+                range(1, high + 1),
                 gettext_noop("A two-kind disc demands {low} to {high} cards of each of its kinds."),
                 field=f"two_kind_discs[{index}].{kind}",
             )
     for index, row in enumerate(data["rows"]):
         check_row(row, field=f"rows[{index}]")
+    parts = data["parts_count"]
+    if sum(data["parts_per_player"].values()) != parts:
+        raise RuleError(
+            gettext_noop("Each player has {count} building parts: the numbers must add up to {count}."),
+            field="parts_per_player",
+            rule="TB-5",
+            params={"count": parts},
+        )
+    marker = str(data["score_marker_part"])
+    if data["parts_per_player"].get(marker, 0) < 1:
+        raise RuleError(
+            gettext_noop("One part worth {value} marks the score: keep at least one."),
+            field=f"parts_per_player.{marker}",
+            rule="TB-5",
+            params={"value": marker},
+        )
+    cards = data["action_card_count"]
+    if sum(data["action_cards"].values()) != cards:
+        raise RuleError(
+            gettext_noop("The action deck holds {count} cards: the numbers must add up to {count}."),
+            field="action_cards",
+            rule="TB-22",
+            params={"count": cards},
+        )
 
 
-def _check_cards(number: int, allowed: Sequence[int], template: str, *, field: str) -> None:
+def _check_cards(number: int, allowed: range, template: str, *, field: str) -> None:
     """A disc's demand within its range (TB-4), or RuleError naming it and the range."""
     if number not in allowed:
         raise RuleError(template, field=field, rule="TB-4", params={"low": allowed[0], "high": allowed[-1]})
@@ -179,17 +288,33 @@ def check_row(values: Sequence[int], *, field: str) -> None:
 
 def _checked_override(name: str, value: Any, default: Any) -> Any:
     """An override keeps the shape of the default and every verified value."""
-    if name not in OVERRIDABLE:
+    if name not in CORRECTABLE:
         raise RuleError(gettext_noop("This value is verified and cannot be changed."), field=name)
+    if isinstance(default, dict):  # counts by value or by card (TB-5, TB-22)
+        if not isinstance(value, dict) or set(value) != set(default):
+            raise RuleError(gettext_noop("Give {count} values."), field=name, params={"count": len(default)})
+        for key in default:
+            _check_shape(f"{name}.{key}", value[key], 0)
+        _check_locks(name, [value[key] for key in default], list(default.values()))
+        return value
+    if isinstance(default, int):  # the fewest players (TB-1)
+        _check_shape(name, value, 0)
+        _check_locks(name, [value], [default])
+        return value
     if not isinstance(value, list) or len(value) != len(default):
         raise RuleError(gettext_noop("Give {count} values."), field=name, params={"count": len(default)})
-    verified = raw_data()[name]["verified"]
     for index, (new, old) in enumerate(zip(value, default, strict=True)):
-        locked = verified[index] if isinstance(verified, list) else verified
-        if locked and new != old:
-            raise RuleError(gettext_noop("This value is verified and cannot be changed."), field=f"{name}[{index}]")
         _check_shape(f"{name}[{index}]", new, old)
+    _check_locks(name, value, default)
     return value
+
+
+def _check_locks(name: str, values: Sequence[Any], defaults: Sequence[Any]) -> None:
+    """Refuse a change of a verified value."""
+    for index, (new, old) in enumerate(zip(values, defaults, strict=True)):
+        if new != old and marking_at(name, index) == VERIFIED:
+            field = f"{name}[{index}]" if isinstance(raw_data()[name]["verified"], list) else name
+            raise RuleError(gettext_noop("This value is verified and cannot be changed."), field=field)
 
 
 def _check_shape(field: str, new: Any, old: Any) -> None:

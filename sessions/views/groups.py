@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from sessions import selectors, services
-from sessions.boards import EDITIONS
+from sessions.editions import EDITIONS
 from sessions.forms import (
     GroupForm,
     IdempotentForm,
@@ -266,19 +266,20 @@ def members(request: MemberRequest, group_id: int) -> HttpResponse:
 
 @login_required
 def edition_table(request: MemberRequest, group_id: int, game: str) -> HttpResponse:
-    """The group's values for a game's unverified components; the owner may change them."""
+    """The group's values for a game's components that are not verified (unverified, or from
+    outside the seed); the owner may change them."""
     membership = selectors.membership(request.user, group_id)
     group = membership.group
-    edition = EDITIONS.get(game)
-    if edition is None:
+    if game not in EDITIONS:
         raise Http404
+    edition_rows, edition_overrides = EDITIONS[game]
     is_owner = membership.role == Membership.OWNER
     error = None
     if request.method == "POST":
         if not is_owner:
             return HttpResponse(_("Only the group's owner can change the edition table."), status=403)
         try:
-            services.set_edition_table(group=group, game=game, overrides=edition.edition_overrides(request.POST))
+            services.set_edition_table(group=group, game=game, overrides=edition_overrides(request.POST))
         except RuleError as refused:
             error = describe(refused)
         else:
@@ -287,7 +288,7 @@ def edition_table(request: MemberRequest, group_id: int, game: str) -> HttpRespo
     context = {
         "group": group,
         "game": get_game(game),
-        "sections": edition.edition_rows(group.edition_tables.get(game)),
+        "sections": edition_rows(group.edition_tables.get(game)),
         "is_owner": is_owner,
         "error": error,
     }

@@ -45,9 +45,11 @@ def night(request: MemberRequest, night_id: int) -> HttpResponse:
 def session_new(request: MemberRequest, night_id: int) -> HttpResponse:
     night = selectors.night_of_member(request.user, night_id)
     slug = request.GET.get("game", "")
+    tables = night.group.edition_tables  # a group's table may allow fewer players (TB-1)
     if slug not in GAMES:
-        return render(request, "nights/pick_game.html", {"night": night, "games": GAMES.values()})
-    game = GAMES[slug]
+        games = [game.for_table(tables.get(game.slug)) for game in GAMES.values()]
+        return render(request, "nights/pick_game.html", {"night": night, "games": games})
+    game = GAMES[slug].for_table(tables.get(slug))
     players = list(selectors.players_of(night.group))
     initial: dict[str, str] = {}
     if request.method != "POST":  # the night's last table, with each player's colour
