@@ -65,7 +65,7 @@ def _shapes(element: ET.Element, by_id: dict[str, ET.Element], dx: float = 0, dy
 
 def drawn(picture: str, neighbours: dict[str, str] | None = None) -> list[Shape]:
     """The shapes ``picture`` draws, in painting order."""
-    by_id = _by_id(pick_pieces(), pick_ground(neighbours or {}))
+    by_id = _by_id(pick_pieces(), pick_ground(neighbours or {}, CELLS))
     return [shape for ref in HREF.findall(picture) for shape in _shapes(by_id[ref], by_id)]
 
 
@@ -171,7 +171,7 @@ def test_the_phone_draws_the_pieces_once_in_its_shell_and_the_level_once_in_its_
     assert page.count('id="cp-nw"') == 1  # in the shell, outside the region
     assert 'id="cp-nw"' not in region
     assert region.count('id="cp-ground"') == 1
-    pictures = re.findall(r'<svg class="cube-pick".*?</svg>', region)
+    pictures = re.findall(r'data-testid="orientation"><svg .*?</svg>', region)
     assert len(pictures) == 32
     defined = set(re.findall(r'id="([^"]+)"', page))
     assert {ref for picture in pictures for ref in HREF.findall(picture)} <= defined
@@ -183,7 +183,7 @@ def test_the_hosts_page_draws_the_pieces_for_babel_alone(member_client, night, p
     tower = services.create_session(night=night, game="tower-of-babel", players=players[:3], secret="7")
     page = member_client.get(f"/s/{cubes.pk}/").content.decode()
     assert page.count('id="cp-nw"') == 1
-    assert page.count('<svg class="cube-pick"') == 32
+    assert page.count('data-testid="orientation"><svg ') == 32
     defined = set(re.findall(r'id="([^"]+)"', page))
     assert {ref for ref in HREF.findall(page) if ref.startswith("cp-")} <= defined
     assert 'id="cp-nw"' not in member_client.get(f"/s/{tower.pk}/").content.decode()

@@ -194,7 +194,8 @@ def picker(session: GameSession) -> dict[str, Any]:
         cells.append(
             {"cell": cell, "name": CELL_NAMES[cell], "icon": cell_icon(cell), "taken": cell in here, "types": types}
         )
-    return {"bc_picker": cells, "bc_pick_ground": pick_ground(here)}
+    offered = [cell for cell in CELLS if options[cell]]
+    return {"bc_picker": cells, "bc_pick_ground": pick_ground(here, offered)}
 
 
 def warm_hints(session: GameSession) -> None:

@@ -172,13 +172,17 @@ def pick_pieces() -> SafeString:
     )
 
 
-def pick_ground(neighbours: dict[str, str]) -> SafeString:
+def pick_ground(neighbours: dict[str, str], cells: Iterable[str]) -> SafeString:
     """The level under every picture of a picker (``#cp-ground``): its outline, and the cubes
-    already on it (cell: colour), faded. Once per picker: the level is the same for each."""
+    already on it (cell: colour), faded; and for each of ``cells`` (the free cells the picker
+    offers) the cube standing in it on the level (``#cp-on-nw``...), which each of its pictures
+    draws. Once per picker: the level is the same for each."""
     squares = "".join(_square(cell, "cp-neighbour", PAINT[colour]) for cell, colour in neighbours.items())
+    cubes = "".join(f'<g id="cp-on-{cell}"><use href="#cp-ground"/><use href="#cp-{cell}"/></g>' for cell in cells)
     return mark_safe(
-        '<svg class="visually-hidden" aria-hidden="true" focusable="false">'
-        f'<defs><g id="cp-ground" {PICK_TURN}><rect width="96" height="96" class="cp-level"/>{squares}</g></defs></svg>'
+        '<svg class="visually-hidden" aria-hidden="true" focusable="false"><defs>'
+        f'<g id="cp-ground" {PICK_TURN}><rect width="96" height="96" class="cp-level"/>{squares}</g>'
+        f"{cubes}</defs></svg>"
     )
 
 
@@ -188,10 +192,11 @@ def placement(cell: str, colour: str, mask: int) -> SafeString:
     or dark hollow) and a bulging bottom as a small arrow. A drawing only (the button that
     shows it says it in words), of the pieces drawn once per page (``pick_pieces``): a phone's
     picker shows dozens of them at each of its turns."""
-    uses = [f"cp-{cell}"] + [f"cp-{cell}-{PIECE[face]}" for face in (*SIDES, "up", "down") if mask & BIT[face]]
+    uses = [f"cp-on-{cell}"] + [f"cp-{cell}-{PIECE[face]}" for face in (*SIDES, "up", "down") if mask & BIT[face]]
     return mark_safe(
-        f'<svg class="cube-pick" viewBox="-22 -22 140 140" fill="{PAINT[colour]}" aria-hidden="true">'
-        '<use href="#cp-ground"/>' + "".join(f'<use href="#{use}"/>' for use in uses) + "</svg>"
+        f'<svg viewBox="-22 -22 140 140" fill="{PAINT[colour]}" aria-hidden="true">'
+        + "".join(f'<use href="#{use}"/>' for use in uses)
+        + "</svg>"
     )
 
 
