@@ -42,9 +42,7 @@ ACTION_CARD_NAMES = {
     "five_points": _("5 victory points"),
 }
 # Where a value from outside the seed comes from, said once per entry on the edition page.
-FROM_THE_PUBLISHER = _(
-    "From the publisher's components, not in the rule text we have. If your box says otherwise, enter what it says."
-)
+FROM_THE_PUBLISHER = _("From the publisher's components, not in the rule text we have.")
 
 
 # --- Tower of Babel ----------------------------------------------------------------------
@@ -190,8 +188,8 @@ def seven_wonders_rows(overrides: Mapping[str, Any] | None) -> list[dict[str, An
             numbers = sorted(tiles_outside_seed())
             section["provenance"] = gettext(
                 "Tiles %(numbers)s and %(last)s: the rule text we have groups them (taxes; no resource cost) but "
-                "does not say which tile is which, so the app follows a fan source. Correct any tile your box "
-                "says otherwise."
+                "does not say which tile is which, so the app follows a fan source. Correct any tile where your "
+                "box says otherwise."
             ) % {"numbers": ", ".join(str(n) for n in numbers[:-1]), "last": numbers[-1]}
     return sections
 

@@ -133,6 +133,9 @@ def test_tb_22_the_edition_page_says_why_a_deck_of_sixteen_is_refused(owner_clie
     page = response.content.decode()
     assert "The action deck holds 15 cards: the numbers must add up to 15." in page
     assert "(rule TB-22)" in page
+    assert 'name="action_cards.joker" value="3"' in page  # as typed, to correct another count
+    group.refresh_from_db()
+    assert group.edition_tables == {}
 
 
 def test_tb_22_the_host_page_lets_a_third_joker_be_typed(owner, member_client, group, night, players):

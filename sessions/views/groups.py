@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
@@ -275,20 +276,26 @@ def edition_table(request: MemberRequest, group_id: int, game: str) -> HttpRespo
     edition_rows, edition_overrides = EDITIONS[game]
     is_owner = membership.role == Membership.OWNER
     error = None
+    sections = None
     if request.method == "POST":
         if not is_owner:
             return HttpResponse(_("Only the group's owner can change the edition table."), status=403)
+        posted = edition_overrides(request.POST)
         try:
-            services.set_edition_table(group=group, game=game, overrides=edition_overrides(request.POST))
+            services.set_edition_table(group=group, game=game, overrides=posted)
         except RuleError as refused:
             error = describe(refused)
+            # The values as typed, when they can be shown (a deck of 16 Jokers and draws is
+            # corrected by changing one of them, not by typing both again).
+            with contextlib.suppress(RuleError):
+                sections = edition_rows(posted)
         else:
             messages.success(request, _("Saved. New sessions use these values; past results keep theirs."))
             return redirect("edition_table", group_id=group.pk, game=game)
     context = {
         "group": group,
         "game": get_game(game),
-        "sections": edition_rows(group.edition_tables.get(game)),
+        "sections": sections or edition_rows(group.edition_tables.get(game)),
         "is_owner": is_owner,
         "error": error,
     }
