@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run venue venue-http demo-data test test-integration lint setup lock clean
+.PHONY: run venue venue-http demo-data test test-integration lint mutation setup lock clean
 
 $(BIN)/.installed: requirements/dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,15 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+# Mutation testing of scoring/ with mutmut (docs/mutation.md): long, so not in `make test` or
+# CI. Configured in pyproject.toml's [tool.mutmut]; its working copy is mutants/ (git-ignored).
+# MUTATION_JOBS=1 on a shared machine.
+MUTATION_JOBS ?= 2
+
+mutation: setup
+	$(BIN)/mutmut run --max-children $(MUTATION_JOBS)
+	$(BIN)/mutmut results
 
 # Regenerate the lock files from requirements/*.in (needs the network).
 lock:
