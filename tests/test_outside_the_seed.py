@@ -373,3 +373,22 @@ def test_a_session_stored_before_these_values_replays_exactly_as_before():
     assert set(stored["game"]["table"]) == {"single_disc_numbers", "two_kind_discs", "rows", "set_bonus"}
     assert tob.table_of(stored["game"]) == load_table(old_table)
     assert core.replay(rules, seats=SEATS, options=options, seed=5, events=events) == stored
+
+
+# --- players see the group's values as the game's, without a word about where they come from -
+
+
+def test_tb_1_tb_22_the_play_screens_of_a_corrected_table_say_nothing_of_its_sources(
+    member_client, group, night, players
+):
+    from tests.test_words_for_players import NOTES, _play_screens
+
+    overrides = {"min_players": 2, "action_cards": THIRD_JOKER}
+    services.set_edition_table(group=group, game=TOWER_OF_BABEL, overrides=overrides)
+    session = services.create_session(night=night, game=TOWER_OF_BABEL, players=players[:2], secret="3")
+    advance(session, "session.start")
+    code = services.create_join_code(session=session).code
+    for screen, page in _play_screens(member_client, session, code).items():
+        for note in (*NOTES, "not in the rule text", "house rule", "publisher", "outside"):
+            assert note not in page, f"{screen}: {note!r}"
+        assert 'class="outside-seed"' not in page, screen
