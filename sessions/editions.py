@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.seven_wonders.data import tiles_outside_seed
 from scoring.tower_of_babel.table import CORRECTABLE, OUTSIDE_SEED, UNVERIFIED, load_table, marking_at, raw_data
+from sessions.boards import EDITIONS as BOARD_EDITIONS
 from sessions.boards import seven_wonders
 from sessions.boards.tower_of_babel import KIND_NAMES, ROW_PLACES
 from sessions.games import SEVEN_WONDERS, TOWER_OF_BABEL
@@ -198,10 +199,14 @@ def seven_wonders_overrides(data: QueryDict) -> dict[str, Any]:
     return seven_wonders.edition_overrides(data)
 
 
-# The edition page of each game that has one: its fields, and the posted form read back.
-EDITIONS: dict[
-    str, tuple[Callable[[Mapping[str, Any] | None], list[dict[str, Any]]], Callable[[QueryDict], dict[str, Any]]]
-] = {
+Rows = Callable[[Mapping[str, Any] | None], list[dict[str, Any]]]
+Overrides = Callable[[QueryDict], dict[str, Any]]
+
+# The edition page of each game that has one: its fields, and the posted form read back. A game
+# whose board module still gives them (``sessions.boards.EDITIONS``) keeps its own; Tower of
+# Babel's and 7 Wonders' are here, with the markings of each value.
+EDITIONS: dict[str, tuple[Rows, Overrides]] = {
+    **{slug: (module.edition_rows, module.edition_overrides) for slug, module in BOARD_EDITIONS.items()},
     TOWER_OF_BABEL: (tower_of_babel_rows, tower_of_babel_overrides),
     SEVEN_WONDERS: (seven_wonders_rows, seven_wonders_overrides),
 }
