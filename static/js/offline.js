@@ -364,8 +364,13 @@
     else state.asOf = new Date();
     if (navigator.onLine === false) goneOffline(null);
     if (window.indexedDB) load().then(function () { if (!state.offline) send(); });
+    // The worker is registered once the page has loaded: its install (Workbox's modules, the
+    // shell it keeps) then does not compete with the page's own scripts and files.
     var worker = document.body.getAttribute("data-service-worker");
-    if (worker && "serviceWorker" in navigator) navigator.serviceWorker.register(worker).catch(function () {});
+    if (!worker || !("serviceWorker" in navigator)) return;
+    function register() { navigator.serviceWorker.register(worker).catch(function () {}); }
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register);
   }
   document.addEventListener("htmx:afterSettle", show);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
