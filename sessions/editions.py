@@ -19,10 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.seven_wonders.data import tiles_outside_seed
 from scoring.tower_of_babel.table import CORRECTABLE, OUTSIDE_SEED, UNVERIFIED, load_table, marking_at, raw_data
-from sessions.boards import EDITIONS as BOARD_EDITIONS
 from sessions.boards import seven_wonders
-from sessions.boards.tower_of_babel import KIND_NAMES, ROW_PLACES
-from sessions.games import SEVEN_WONDERS, TOWER_OF_BABEL
+from sessions.boards.tower_of_babel import KIND_NAMES
+from sessions.games import BABEL_ON, SEVEN_WONDERS, TOWER_OF_BABEL
 from sessions.numbers import whole_or_text
 
 ENTRY_NAMES = {
@@ -42,6 +41,8 @@ ACTION_CARD_NAMES = {
     "double_turn": _("Double turn"),
     "five_points": _("5 victory points"),
 }
+# A scoring row's two values (TB-6): for the most parts on the wonder, and the second most.
+ROW_PLACES = [_("Row %(row)s: most parts"), _("Row %(row)s: second most parts")]
 # Where a value from outside the seed comes from, said once per entry on the edition page.
 FROM_THE_PUBLISHER = _("From the publisher's components, not in the rule text we have.")
 
@@ -202,11 +203,51 @@ def seven_wonders_overrides(data: QueryDict) -> dict[str, Any]:
 Rows = Callable[[Mapping[str, Any] | None], list[dict[str, Any]]]
 Overrides = Callable[[QueryDict], dict[str, Any]]
 
-# The edition page of each game that has one: its fields, and the posted form read back. A game
-# whose board module still gives them (``sessions.boards.EDITIONS``) keeps its own; Tower of
-# Babel's and 7 Wonders' are here, with the markings of each value.
+# --- Babel On!: the group's house rules ----------------------------------------------------
+
+HOUSE_RULE = "house_rule"  # a field's marking: what the table agreed, not a printed value
+WRONG_CALL_NAMES = {
+    "miss": _("A miss: the die goes to the left (the app's decision)"),
+    "draw": _("Draw one block from the bag onto your own tower"),
+    "take_off": _("Take one block off your own tower"),
+}
+
+
+def babel_on_rows(overrides: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The house rule for a wrong call (BO-5), whose rule text is cut off."""
+    chosen = (overrides or {}).get("wrong_call", "miss")
+    return [
+        {
+            "name": _("A wrong call"),
+            "rule": "BO-5",
+            "provenance": gettext(
+                "The rule book's text for a wrong call is cut off (“If you guessed wrong, you may either …”): "
+                "the app counts a wrong call as a miss. If your table plays a house rule for it, choose it here: "
+                "after a wrong call, the player's phone then offers it, or a pass."
+            ),
+            "fields": [
+                {
+                    "path": "wrong_call",
+                    "label": _("A wrong call gives"),
+                    "value": chosen,
+                    "kind": "choice",
+                    "choices": list(WRONG_CALL_NAMES.items()),
+                    "marking": HOUSE_RULE,
+                }
+            ],
+        }
+    ]
+
+
+def babel_on_overrides(data: QueryDict) -> dict[str, Any]:
+    """The chosen house rule; none for the app's decision (a miss)."""
+    rule = data.get("wrong_call", "miss")
+    return {} if rule == "miss" else {"wrong_call": rule}
+
+
+# The edition page of each game that has one: its fields, and the posted form read back.
 EDITIONS: dict[str, tuple[Rows, Overrides]] = {
-    **{slug: (module.edition_rows, module.edition_overrides) for slug, module in BOARD_EDITIONS.items()},
     TOWER_OF_BABEL: (tower_of_babel_rows, tower_of_babel_overrides),
     SEVEN_WONDERS: (seven_wonders_rows, seven_wonders_overrides),
+    BABEL_ON: (babel_on_rows, babel_on_overrides),
 }

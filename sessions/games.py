@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 from scoring.babel_cubes.engine import BabelCubes
 from scoring.babel_cubes.geometry import default_choice as cube_layouts
-from scoring.babel_on.engine import BabelOn
+from scoring.babel_on.engine import BabelOn, check_house_rules
 from scoring.engine import Engine
 from scoring.errors import RuleError, gettext_noop
 from scoring.score_entry import ScoreEntry
@@ -211,6 +211,10 @@ GAMES: dict[str, Game] = {
             player_rule="BO-1",
             engine=BabelOn(),
             colours=("red", "blue", "green", "yellow", "purple", "orange"),
+            # BO-5: a wrong call is a miss and the turn passes, unless the group's house rules
+            # (its edition table) give one block drawn or taken off.
+            decisions={"wrong_call": "miss"},
+            edition_table=check_house_rules,
         ),
         Game(
             slug=SEVEN_WONDERS,

@@ -14,8 +14,8 @@ from sessions import services
 from sessions.api.tokens import create_api_token
 from tests import test_babel_on_phones
 from tests.conftest import advance, play, ruled
-from tests.test_babel_on_pages import game
-from tests.test_babel_on_phones import keys, my_turn, phone, send
+from tests.test_babel_on_pages import game, set_up_and_roll_off
+from tests.test_babel_on_phones import my_turn, phone, send
 
 ENGINE = bo.BabelOn()
 MISS = "bo.miss"  # the wrong call's choice (Decision, BO-5)
@@ -109,19 +109,55 @@ def test_bo_7_without_the_mapping_the_ith_block_off_is_the_ith_put_on_as_before(
 # --- BO-5, open point: a wrong call ----------------------------------------------------------
 
 
-def test_bo_5_a_wrong_call_keeps_the_turn_until_the_table_records_one_block_drawn(member_client, table):
-    session, _code, ada, bruno = table
+@pytest.fixture
+def house_rule(member_client, night, players):
+    """``house_rule(rule)``: the table of ``table`` in a group whose house rule for a wrong call
+    is ``rule`` ("draw" or "take_off"), set on the group's edition page before the game."""
+
+    def table_with(rule):
+        services.set_edition_table(group=night.group, game="babel-on", overrides={"wrong_call": rule})
+        session = services.create_session(
+            night=night, game="babel-on", players=players[:2], colours=["blue", ""], secret="b"
+        )
+        advance(session, "session.start")
+        ada, bruno = set_up_and_roll_off(member_client, session)
+        return session, services.create_join_code(session=session).code, ada, bruno
+
+    return table_with
+
+
+@pytest.mark.parametrize("via", ["host", "phone", "api"])
+def test_bo_5_a_wrong_call_is_a_miss_and_the_turn_passes(via, member, member_client, table):
+    session, code, ada, bruno = table
+    if via == "host":
+        play(member_client, session, "roll", call="odd", roll="4", die="typed")
+    elif via == "phone":
+        send(phone(code, ada), code, call="odd", die="typed", roll="4")
+    else:  # miss_choice, which kept the turn open before the Decision, changes nothing now
+        assert api(member, session, bo.ROLL, call="odd", roll=4, miss_choice=True).status_code == 201
+    state = game(session)
+    assert (state["active"], state["pending"], state["last_roll"]["outcome"]) == (bruno, None, "miss")
+    html = page(member_client, session)
+    assert "a miss: the die goes to the left" in html
+    assert "a wrong call" not in html
+    assert "Pass: the die goes to the left" not in html
+    assert "If you guessed wrong" not in html  # the cut rule text is for the rules page (BO-5)
+
+
+def test_bo_5_a_groups_house_rule_draws_one_block_after_a_wrong_call(member_client, house_rule):
+    session, _code, ada, bruno = house_rule("draw")
     play(member_client, session, "roll", call="odd", roll="4", die="typed")
     state = game(session)
     assert (state["active"], state["pending"]) == (ada, {"kind": "miss", "count": 4})
     html = page(member_client, session)
     assert "Ada: a wrong call" in html
-    assert "Record what your table agrees: a pass, or one block drawn" in html  # the Decision, shown
-    assert "If you guessed wrong" not in html  # the cut rule text is for the rules page (BO-5)
+    assert "house rule: draw one block from the bag onto your own tower, or pass." in html
     assert "Pass: the die goes to the left" in html
     assert "Draw this block" in html
     again = play(member_client, session, "roll", call="odd", roll="3", die="typed")
     assert ruled("(rule BO-5)") in again.content.decode()
+    refused = play(member_client, session, "miss", choice="take_off", block="1-nw")  # not this group's rule
+    assert ruled("(rule BO-5)") in refused.content.decode()
     response = play(member_client, session, "miss", choice="draw", colour_0="green", spot_0="1-nw")
     assert response.status_code == 302
     state = game(session)
@@ -130,8 +166,27 @@ def test_bo_5_a_wrong_call_keeps_the_turn_until_the_table_records_one_block_draw
     assert "a miss: one block drawn, as the table agreed" in page(member_client, session)
 
 
-def test_bo_5_an_adjustment_after_a_wrong_call_stays_in_that_turn(member_client, table):
-    session, _code, ada, bruno = table
+def test_bo_5_a_groups_house_rule_takes_one_block_off_your_own_tower_on_your_phone(member_client, house_rule):
+    session, code, ada, bruno = house_rule("take_off")
+    add = [{"tower": ada, **block("green", "1-nw")}, {"tower": ada, **block("red", "1-ne")}]
+    advance(session, bo.ADJUST, note="Ada's tower", add=add)
+    ada_phone, bruno_phone = phone(code, ada), phone(code, bruno)
+    send(ada_phone, code, call="even", die="typed", roll="5")
+    section = my_turn(ada_phone, code)
+    assert "house rule: take one block off your own tower, or pass." in section
+    assert 'value="1-nw"' in section
+    assert 'value="1-ne"' in section
+    assert "Waiting for Ada to play." in bruno_phone.get(f"/j/{code}/").content.decode()
+    reds_in_the_bag = game(session)["bag"]["red"]
+    assert send(ada_phone, code, choice="take_off", block="1-ne").status_code == 302
+    state = game(session)
+    assert state["towers"][ada][0] == ["green", None, None, None]
+    assert state["bag"]["red"] == reds_in_the_bag + 1  # back into the bag
+    assert (state["active"], state["last_roll"]["choice"]) == (bruno, "take_off")
+
+
+def test_bo_5_an_adjustment_after_a_wrong_call_stays_in_that_turn(member_client, house_rule):
+    session, _code, ada, bruno = house_rule("draw")
     play(member_client, session, "roll", call="even", roll="3", die="typed")
     note = "Ada's wrong call: as agreed, she puts a green on her tower"
     adjusted = {
@@ -148,31 +203,25 @@ def test_bo_5_an_adjustment_after_a_wrong_call_stays_in_that_turn(member_client,
     assert (state["active"], state["round"], state["pending"]) == (bruno, 1, None)  # Bruno's turn is his own
 
 
-def test_bo_5_the_wrong_call_choice_is_made_on_the_players_own_phone(table):
-    session, code, ada, bruno = table
-    ada_phone, bruno_phone = phone(code, ada), phone(code, bruno)
-    send(ada_phone, code, call="even", die="typed", roll="5")
-    section = my_turn(ada_phone, code)
-    assert keys(section)["move"] == "miss"
-    assert "Pass: the die goes to the left" in section
-    assert "Waiting for Ada to play." in bruno_phone.get(f"/j/{code}/").content.decode()
-    assert send(ada_phone, code, choice="pass").status_code == 302
-    state = game(session)
-    assert (state["active"], state["last_roll"]["choice"]) == (bruno, "pass")
-    assert state["towers"][ada][0] == [None] * 4
+def test_bo_5_a_session_stored_before_the_decision_replays_as_it_was_played():
+    """Its options have no ``wrong_call``: a roll sent with ``miss_choice`` kept the turn open
+    for the table's pass or one block drawn, one without it handed the die on."""
+    state = ENGINE.initial_state(seats=["ada", "bruno"], options={}, seed=3)
+    state = ENGINE.apply(state, type=bo.SETUP, payload={"colours": {"ada": "blue", "bruno": "red"}, "extra": "green"})
+    state = ENGINE.apply(state, type=bo.ROLLOFF, payload={"rolls": {"ada": 6, "bruno": 1}})
+    held = ENGINE.apply(state, type=bo.ROLL, payload={"call": "odd", "roll": 2, "miss_choice": True})
+    assert held["pending"] == {"kind": "miss", "count": 2}
+    drawn = ENGINE.apply(held, type=MISS, payload={"choice": "draw", "blocks": [block("blue", "1-nw")]})
+    assert (drawn["towers"]["ada"][0][0], drawn["active"]) == ("blue", "bruno")
+    passed = ENGINE.apply(state, type=bo.ROLL, payload={"call": "odd", "roll": 2})
+    assert (passed["active"], passed["pending"]) == ("bruno", None)
 
 
-def test_bo_5_the_events_api_records_the_wrong_call_choice_as_the_pages_do(member, table):
-    session, _code, ada, bruno = table
-    assert api(member, session, bo.ROLL, call="odd", roll=2, miss_choice=True).status_code == 201
-    assert game(session)["pending"] == {"kind": "miss", "count": 2}
-    assert api(member, session, MISS, choice="draw", blocks=[]).status_code == 400  # one block, as agreed
-    response = api(member, session, MISS, choice="draw", blocks=[block("blue", "1-nw")])
-    assert response.status_code == 201
-    assert (game(session)["towers"][ada][0][0], game(session)["active"]) == ("blue", bruno)
-    # A roll without miss_choice (every log recorded before this Decision) hands the die on at once.
-    assert api(member, session, bo.ROLL, call="odd", roll=2).status_code == 201
-    assert (game(session)["active"], game(session)["pending"]) == (ada, None)
+@pytest.mark.parametrize(("rules", "field"), [({"wrong_call": "redo"}, "wrong_call"), ({"dice": 2}, "dice")])
+def test_bo_5_a_house_rule_must_be_one_the_app_knows(rules, field):
+    with pytest.raises(RuleError) as refused:
+        bo.check_house_rules(rules)
+    assert refused.value.field == field
 
 
 # --- BO-5, open point: a draw or a move the table cannot complete ----------------------------

@@ -96,20 +96,14 @@ def test_a_wrong_call_is_a_miss_and_a_missing_roll_is_refused(member_client, sta
     response = play(member_client, started, "roll", call="odd", roll="", die="typed")
     assert ruled("A die shows 1 to 6. (rule BO-4)") in response.content.decode()
     play(member_client, started, "roll", call="odd", roll="4", die="typed")
-    assert (
-        "a wrong call: the table records a pass or one block drawn"
-        in member_client.get(f"/s/{started.pk}/").content.decode()
-    )
-    play(member_client, started, "miss", choice="pass")
-    assert game(started)["active"] == b
+    assert game(started)["active"] == b  # the turn passes at once (the Decision, BO-5)
     assert "a miss: the die goes to the left" in member_client.get(f"/s/{started.pk}/").content.decode()
 
 
 def test_a_right_odd_call_moves_blocks_off_first_then_on(member_client, started):  # BO-9, BO-10
     a, b = set_up_and_roll_off(member_client, started)
     play(member_client, started, "bonus", bonus_0="1-nw", bonus_1="1-ne")
-    play(member_client, started, "roll", call="even", roll="3", die="typed")  # a miss: a passes, b's turn
-    play(member_client, started, "miss", choice="pass")
+    play(member_client, started, "roll", call="even", roll="3", die="typed")  # a miss: b's turn
     play(member_client, started, "roll", call="odd", roll="1", die="typed")
     page = member_client.get(f"/s/{started.pk}/").content.decode()
     assert "Move 1 block" in page

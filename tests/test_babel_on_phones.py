@@ -225,10 +225,8 @@ def test_the_waiting_phone_sees_who_is_to_play(table):
     assert 'data-testid="bo-my-turn"' not in page
     assert f'action="/j/{code}/act/"' not in page
     assert "Your chances to draw red" in page
-    # A miss, and Ada passes: the die goes on, and now Ada's phone waits for Bruno.
+    # A miss: the die goes on at once, and now Ada's phone waits for Bruno.
     send(ada_phone, code, call="odd", die="typed", roll="4")
-    assert "Waiting for Ada to play." in bruno_phone.get(f"/j/{code}/").content.decode()
-    send(ada_phone, code, choice="pass")
     assert "Waiting for Bruno to play." in ada_phone.get(f"/j/{code}/").content.decode()
     assert 'data-testid="bo-my-turn"' in bruno_phone.get(f"/j/{code}/live/").content.decode()
 

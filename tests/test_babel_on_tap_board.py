@@ -217,7 +217,7 @@ def test_no_list_on_the_phone_or_the_hosts_page_has_more_than_eight_choices(memb
         to_2=f"{bruno}:1:sw",
     )
     send(ada_phone, code, call="odd", die="typed", roll="2")
-    assert longest() <= MOST_OPTIONS  # a wrong call's choice
+    assert longest() <= MOST_OPTIONS  # the next turn, after a miss
 
 
 def test_the_hosts_adjustment_takes_a_place_as_a_floor_and_a_cell(member_client, table):
@@ -232,9 +232,8 @@ def test_the_hosts_adjustment_takes_a_place_as_a_floor_and_a_cell(member_client,
 
 def test_a_finished_game_speaks_no_more_of_towers_not_perfect_yet(member_client, table):  # BO-14
     session, _code, ada, bruno = table
-    for _turn in range(2):  # two wrong calls passed: the round ends with no perfect tower
+    for _turn in range(2):  # two wrong calls: the round ends with no perfect tower
         play(member_client, session, "roll", call="odd", roll="2", die="typed")
-        play(member_client, session, "miss", choice="pass")
     page = member_client.get(f"/s/{session.pk}/").content.decode()
     assert "no perfect tower yet" in page
     assert "Not perfect yet" in page

@@ -61,4 +61,4 @@ def test_a_session_keeps_the_table_it_started_with(owner, group, night, players)
 
 
 def test_games_without_an_edition_table_have_no_page(owner_client, group):
-    assert owner_client.get(f"/g/{group.pk}/tables/babel-on/").status_code == 404
+    assert owner_client.get(f"/g/{group.pk}/tables/babel-cubes/").status_code == 404

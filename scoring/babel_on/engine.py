@@ -4,10 +4,12 @@ The table first confirms the set-up (``bo.setup``: each player's colour, the ext
 for 2-3 players, BO-2), then rolls off for the first player (``bo.rolloff``, BO-3). Each
 turn the active player calls even or odd and rolls (``bo.roll``, BO-5): a right call leaves
 a draw or a move to record (``bo.draw``, ``bo.move``), a wrong one is a miss. The rule text
-is cut at a wrong call ("you may either ..."): a roll sent with ``miss_choice`` (the forms
-always send it) keeps the turn open until the table records what it agreed (``bo.miss``: a
-pass, or one block drawn onto the player's own tower); without it the die goes on at once, as
-the logs recorded before this Decision expect. A draw or a move the table cannot complete
+is cut at a wrong call ("you may either ..."). Decision: a wrong call is a miss and the die
+goes on; a group that plays a house rule for it (``wrong_call`` in the group's edition
+table: one block drawn onto the player's own tower, or one taken off it) keeps the turn open
+until the player takes it or passes (``bo.miss``). A session stored before this Decision (no
+``wrong_call`` in its options) replays as it was played: a roll sent with ``miss_choice``
+kept the turn open for a pass or one block drawn. A draw or a move the table cannot complete
 (too few blocks in the bag, too little room on the tower, too few blocks that may be taken
 off) is made with as many blocks as can be (Decision). Bonus blocks
 (``bo.bonus``, BO-6), knocked-over towers (``bo.knock``, BO-12) and a manual adjustment
@@ -87,6 +89,9 @@ class BabelOn:
             "adjustments": [],
             "winner": None,
             "won_by": None,
+            # What a wrong call gives (BO-5): "miss", or a group's house rule ("draw", "take_off");
+            # None in a session stored before the Decision (see the module's docstring).
+            "wrong_call": (options.get("table") or {}).get("wrong_call") or options.get("wrong_call"),
         }
 
     def event_types(self) -> frozenset[str]:
@@ -281,10 +286,36 @@ def _roll(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
         "digital": digital,
         "outcome": outcome,
     }
-    if outcome == "miss" and not hold:
+    if outcome == "miss" and not _wrong_call_held(s, hold):
         _end_turn(s)
     else:  # a right call, or a wrong one whose choice the table records in this turn
         s["pending"] = {"kind": outcome, "count": rolled}
+
+
+WRONG_CALL_RULES = ("miss", "draw", "take_off")  # the Decision, then the house rules a group may set
+
+
+def check_house_rules(table: Mapping[str, Any]) -> None:
+    """A group's house rules for Babel On! (its edition table): what a wrong call gives, a
+    miss (the Decision, BO-5), one block drawn onto your own tower, or one taken off it."""
+    unknown = sorted(set(table) - {"wrong_call"})
+    if unknown:
+        raise RuleError(gettext_noop("Babel On! has no such house rule."), field=unknown[0])
+    if table.get("wrong_call", "miss") not in WRONG_CALL_RULES:
+        raise RuleError(gettext_noop("Choose what a wrong call gives."), field="wrong_call", rule="BO-5")
+
+
+def _wrong_call_held(s: dict[str, Any], miss_choice: bool) -> bool:
+    """Whether a wrong call keeps the turn open for its house rule (or, in a session stored
+    before the Decision, for the choice its form asked for)."""
+    rule = s.get("wrong_call")
+    return miss_choice if rule is None else rule != "miss"
+
+
+def wrong_call_choices(state: JSON) -> tuple[str, ...]:
+    """What the player may record after a wrong call (``bo.miss``): a pass, or the house rule."""
+    rule = state.get("wrong_call")
+    return ("pass", "draw") if rule is None else ("pass", rule)
 
 
 def _need_pending(s: dict[str, Any], kind: str) -> int:
@@ -293,7 +324,7 @@ def _need_pending(s: dict[str, Any], kind: str) -> int:
         message = {
             "draw": gettext_noop("Only a right call of even draws blocks from the bag."),
             "move": gettext_noop("Only a right call of odd moves blocks between towers."),
-            "miss": gettext_noop("Only after a wrong call does the table record a pass or one block drawn."),
+            "miss": gettext_noop("Only after a wrong call under a house rule does the table record what it gives."),
         }[kind]
         raise RuleError(message, field="type", rule="BO-5")
     count: int = pending["count"]
@@ -361,18 +392,35 @@ def _draw_blocks(s: dict[str, Any], raw: list[Any], count: int) -> None:
 
 
 def _miss(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
-    """Decision (BO-5, the cut text "If you guessed wrong, you may either ..."): the table
-    records what it agreed a wrong call gives, in the same turn: a pass, or one block drawn
-    from the bag onto the player's own tower (none if the bag or the tower has none to give).
-    Then the die goes to the left."""
+    """After a wrong call under the group's house rule (BO-5): a pass, or what the house rule
+    gives, one block drawn from the bag onto the player's own tower (``blocks``) or one taken
+    off it back into the bag (``block``); none if there is none to give or take. Then the die
+    goes to the left."""
     _need_pending(s, "miss")
     choice = payload.get("choice")
-    if choice not in ("pass", "draw"):
-        raise RuleError(gettext_noop("Choose a pass or a block drawn."), field="choice", rule="BO-5")
+    if choice not in wrong_call_choices(s):
+        raise RuleError(gettext_noop("Choose a pass or what your house rule gives."), field="choice", rule="BO-5")
     if choice == "draw":
         _draw_blocks(s, _list(payload.get("blocks"), "blocks"), value("wrong_call_draw"))
+    if choice == "take_off":
+        _take_off_own(s, payload.get("block"))
     s["last_roll"]["choice"] = choice
     _end_turn(s)
+
+
+def _take_off_own(s: dict[str, Any], raw: Any) -> None:
+    """One block off the active player's own tower into the bag, as a move takes one (BO-7,
+    BO-8, BO-11); none only when none may come off."""
+    seat = s["active"]
+    tower, colour = s["towers"][seat], s["colours"][seat]
+    if raw is None:
+        if most_removable(tower, colour, by_owner=True, cap=1):
+            raise RuleError(gettext_noop("Choose the block to take off your tower."), field="block", rule="BO-5")
+        return
+    floor, cell = _place(raw, "block")
+    check_remove(tower, floor, cell, owner_colour=colour, by_owner=True, field="block")
+    s["bag"][tower[floor - 1][cell]] += 1
+    _set(s, seat, floor, cell, None)
 
 
 def _move(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:

@@ -229,6 +229,16 @@ def most_removable(tower: Tower, owner_colour: str, *, by_owner: bool, cap: int)
     return best
 
 
+def removable_blocks(tower: Tower, owner_colour: str, *, by_owner: bool) -> list[tuple[int, int]]:
+    """(floor, cell) of each block that may come off the tower now (BO-7, BO-8, BO-10, BO-11)."""
+    return [
+        (number, index)
+        for number, floor in enumerate(tower, start=1)
+        for index, colour in enumerate(floor)
+        if colour is not None and _removable(tower, number, index, owner_colour, by_owner)
+    ]
+
+
 def _removable(tower: Tower, floor: int, cell: int, owner_colour: str, by_owner: bool) -> bool:
     try:
         check_remove(tower, floor, cell, owner_colour=owner_colour, by_owner=by_owner, field="")

@@ -50,8 +50,6 @@ BOARDS: dict[str, Board] = {
 }
 # Games whose forms show their totals as they are typed (the 7 Wonders sheet).
 PREVIEWS = {SEVEN_WONDERS: seven_wonders}
-# Games whose unverified component values or card texts a group can set ("our board says ...").
-EDITIONS = {TOWER_OF_BABEL: tower_of_babel, SEVEN_WONDERS: seven_wonders}
 # Games whose exact solver answers the hint switch.
 HINTS = {BABEL_CUBES: babel_cubes}
 # Games whose phone forms can be sent a part at a time (Babel On!'s move, a block per send

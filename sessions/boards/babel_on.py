@@ -23,6 +23,7 @@ from scoring.babel_on.tower import (
     floors,
     highest_allowed,
     protected_up_to,
+    removable_blocks,
     room,
     suggested_places,
     top_floor,
@@ -74,8 +75,9 @@ OUTCOMES = {
         "count",
     ),
     "miss": _("a miss: the die goes to the left"),
-    "miss_open": _("a wrong call: the table records a pass or one block drawn, then the die goes to the left"),
+    "miss_open": _("a wrong call: a pass, or what your house rule gives; then the die goes to the left"),
     "miss_draw": _("a miss: one block drawn, as the table agreed; the die goes to the left"),
+    "miss_take_off": _("a miss: one block taken off the tower, as your house rule says; the die goes to the left"),
 }
 CALLS = {"even": _("even"), "odd": _("odd")}
 WON_BY = {"perfect": _("a perfect tower"), "last_standing": _("last player standing")}
@@ -198,7 +200,21 @@ def _outcome(state: dict[str, Any]) -> str:
     pending = state["pending"]
     if pending and pending["kind"] == "miss":
         return "miss_open"
-    return "miss_draw" if last.get("choice") == "draw" else "miss"
+    return {"draw": "miss_draw", "take_off": "miss_take_off"}.get(last.get("choice", ""), "miss")
+
+
+def _own_blocks_off(state: dict[str, Any]) -> list[dict[str, str]]:
+    """The blocks the active player may take off their own tower (a wrong call's house rule),
+    each with its place ("2-ne") and its words ("floor 2, north-east · green")."""
+    seat = state["active"]
+    tower = state["towers"][seat]
+    return [
+        {
+            "place": f"{floor}-{cells()[cell]}",
+            "label": f"{_place_label(floor, cells()[cell])} · {_colour_name(tower[floor - 1][cell])}",
+        }
+        for floor, cell in removable_blocks(tower, state["colours"][seat], by_owner=True)
+    ]
 
 
 def _rows(state: dict[str, Any], kind: str) -> int:
@@ -343,6 +359,10 @@ def _turn_context(state: dict[str, Any], names: dict[str, str], sent: QueryDict 
         return context
     pending = state["pending"]
     context["bo_pending"] = pending["kind"] if pending else None
+    if pending and pending["kind"] == "miss":  # a wrong call under a house rule (BO-5)
+        context["bo_wrong_call"] = state.get("wrong_call") or "draw"  # none: stored before the Decision
+        if context["bo_wrong_call"] == "take_off":
+            context["bo_take_off"] = _own_blocks_off(state)
     if pending and pending["kind"] in ("draw", "miss"):
         count = _rows(state, pending["kind"])
         tower = state["towers"][state["active"]]
@@ -450,9 +470,11 @@ def payload(event_type: str, data: QueryDict, session: GameSession) -> dict[str,
         return {"blocks": _drawn(data, _rows(state, "draw"))}
     if event_type == bo.MISS:
         choice = data.get("choice")
-        return (
-            {"choice": choice, "blocks": _drawn(data, _rows(state, "miss"))} if choice == "draw" else {"choice": choice}
-        )
+        if choice == "draw":
+            return {"choice": choice, "blocks": _drawn(data, _rows(state, "miss"))}
+        if choice == "take_off" and data.get("block"):
+            return {"choice": choice, "block": _place(data.get("block"))}
+        return {"choice": choice}
     if event_type == bo.MOVE:
         # Each tapped block goes where it was tapped to (``from_<k>`` to ``to_<k>``), whatever
         # the order of the taps: they come off in the order the rules let them (BO-7, BO-8,

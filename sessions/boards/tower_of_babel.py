@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
 from scoring.tower_of_babel.discs import HELD_CARDS
-from scoring.tower_of_babel.table import OVERRIDABLE, load_table, raw_data
+from scoring.tower_of_babel.table import raw_data
 from sessions.boards.turns import check_turn_form
 from sessions.data_texts import WONDER_NAMES as WONDER_NAME_TEXTS
 from sessions.data_texts import data_text_lazy
@@ -383,69 +382,3 @@ def _int(raw: str | None) -> int | str:
         return 0
     number = whole(raw)
     return raw if number is None else number
-
-
-# --- the group's edition table ---------------------------------------------------------
-
-ENTRY_NAMES = {
-    "single_disc_numbers": _("Single discs: cards demanded"),
-    "two_kind_discs": _("Two-kind discs: cards demanded"),
-    "rows": _("Wonder scoring rows (first / second)"),
-    "set_bonus": _("Disc-set bonus by number of discs"),
-}
-
-
-def edition_rows(overrides: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """Every overridable value as a labelled field, verified ones locked."""
-    current = load_table(overrides, edition_rules=False).as_json()  # a table saved before a check still shows
-    sections = []
-    for name in OVERRIDABLE:
-        verified = raw_data()[name]["verified"]
-        fields = []
-        for index, value in enumerate(current[name]):
-            locked = verified[index] if isinstance(verified, list) else verified
-            for path, label, leaf in _leaves(name, index, value):
-                fields.append({"path": path, "label": label, "value": leaf, "verified": locked})
-        sections.append({"name": ENTRY_NAMES[name], "rule": raw_data()[name]["rule"], "fields": fields})
-    return sections
-
-
-def edition_overrides(data: QueryDict) -> dict[str, Any]:
-    """The posted table as overrides of the data file (only entries that differ)."""
-    defaults = load_table().as_json()
-    overrides: dict[str, Any] = {}
-    for name in OVERRIDABLE:
-        entry: list[Any] = []
-        for index, value in enumerate(defaults[name]):
-            if isinstance(value, dict):
-                entry.append({kind: _int(data.get(f"{name}.{index}.{kind}", str(n))) for kind, n in value.items()})
-            elif isinstance(value, list):
-                entry.append([_int(data.get(f"{name}.{index}.{j}", str(n))) for j, n in enumerate(value)])
-            else:
-                entry.append(_int(data.get(f"{name}.{index}", str(value))))
-        if entry != defaults[name]:
-            overrides[name] = entry
-    return overrides
-
-
-# A scoring row's two values (TB-6): for the most parts on the wonder, and the second most.
-ROW_PLACES = [_("Row %(row)s: most parts"), _("Row %(row)s: second most parts")]
-
-
-def _leaves(name: str, index: int, value: Any) -> list[tuple[str, str, int]]:
-    """Each value of an entry with its label in a player's words (the entry's name heads them)."""
-    if isinstance(value, dict):  # a two-kind disc: cards of each kind
-        return [
-            (
-                f"{name}.{index}.{kind}",
-                gettext("Disc %(number)s: %(kind)s") % {"number": index + 1, "kind": KIND_NAMES[kind]},
-                n,
-            )
-            for kind, n in value.items()
-        ]
-    if isinstance(value, list):  # a scoring row
-        return [(f"{name}.{index}.{j}", str(ROW_PLACES[j] % {"row": index + 1}), n) for j, n in enumerate(value)]
-    if name == "set_bonus":  # points for a set of ``index`` discs of one kind
-        label = ngettext("A set of %(count)s disc", "A set of %(count)s discs", index) % {"count": index}
-        return [(f"{name}.{index}", label, value)]
-    return [(f"{name}.{index}", gettext("Disc %(number)s") % {"number": index + 1}, value)]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from sessions import selectors, services
-from sessions.editions import EDITIONS
+from sessions.editions import EDITIONS, HOUSE_RULE
 from sessions.forms import (
     GroupForm,
     IdempotentForm,
@@ -292,10 +292,12 @@ def edition_table(request: MemberRequest, group_id: int, game: str) -> HttpRespo
         else:
             messages.success(request, _("Saved. New sessions use these values; past results keep theirs."))
             return redirect("edition_table", group_id=group.pk, game=game)
+    sections = sections or edition_rows(group.edition_tables.get(game))
     context = {
         "group": group,
         "game": get_game(game),
-        "sections": sections or edition_rows(group.edition_tables.get(game)),
+        "sections": sections,
+        "house_rules_only": all(f.get("marking") == HOUSE_RULE for section in sections for f in section["fields"]),
         "is_owner": is_owner,
         "error": error,
     }
