@@ -75,3 +75,20 @@ def test_sw_7_the_api_ends_an_age_of_a_table_without_great_projects(member, tile
     )
     assert response.status_code == 201
     assert response.json()["session"]["state"]["game"]["age"] == 2
+
+
+def test_sw_7_a_tile_the_group_corrected_shows_its_own_text_without_another_effects_amount(
+    member_client, group, night, players
+):
+    # The group's box says tile 5 is a tax on chain builds: the bonus's "(1 now)" must not follow it.
+    services.set_edition_table(group=group, game="seven-wonders", overrides={"tiles": {"5": "tax on chain builds"}})
+    session = services.create_session(
+        night=night, game="seven-wonders", players=players[:3], options={"great_projects": False}, secret="3"
+    )
+    advance(session, "session.start")
+    seats = [seat.key for seat in session.seats.all()]
+    advance(session, sw.DRAFT_RECORD, tiles={seats[i]: tiles for i, tiles in HELD.items()})
+    advance(session, sw.BUILD_TILES, tiles={seats[0]: 5, seats[2]: 3})
+    board = tower_board(member_client, session)
+    assert "tax on chain builds" in board
+    assert "(1 now)" not in board

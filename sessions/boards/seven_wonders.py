@@ -127,7 +127,10 @@ def _tiles_context(state: dict[str, Any], names: dict[str, str]) -> dict[str, An
         picked = [(names[s], s in state["picks"]) for s in state["seats"]]
         return {"sw_draft": {"step": state["draft_step"], "picked": picked}}
     effects = shown_effects(state.get("corrections"))
-    with_amount = set(card_data()["tiles"]["age_amount"])
+    # The age's amount goes with the data file's text of a tile: a tile the group corrected
+    # (tiles 1 and 2 swapped, say) shows its own text only, never another effect's amount.
+    corrected = {int(number) for number in (state.get("corrections") or {}).get("tiles", {})}
+    with_amount = set(card_data()["tiles"]["age_amount"]) - corrected
     age = min(state["age"], 3)
     visible = [
         {"space": i + 1, "tile": t, "effect": effects[str(t)], "amount": age if t in with_amount else None}
