@@ -570,3 +570,104 @@ def test_the_building_disc_bonus_pays_per_disc_held():  # TB-20
     state = apply(state, tob.DECLARE_CARDS, seat="red", building_disc_bonus=2)
     assert tob.final_points(state)["red"]["action_cards"] == 2
     assert tob.final_points(state)["red"]["discs"] == 0
+
+
+def refused_at(state, event_type, rule, field, **payload):
+    error = refused(state, event_type, rule, **payload)
+    assert error.field == field, error.field
+    return error
+
+
+def test_discs_are_assigned_and_held_cards_declared_only_at_the_end():  # TB-20
+    state = with_action_cards(build(game(SHIP5), "pyramids", own={"ship": 5}), "red", 1)
+    refused_at(state, tob.ASSIGN, "TB-20", "type", seat="red", assignment=["ship"])
+    refused_at(state, tob.DECLARE_CARDS, "TB-20", "type", seat="red", five_points=1)
+    over = {**state, "over": True, "active": None}
+    assert apply(over, tob.ASSIGN, seat="red", assignment=["ship"])["assignments"] == {"red": ["ship"]}
+    refused_at(over, tob.ASSIGN, "TB-20", "assignment", seat="red", assignment={"ship": 1})
+    refused_at(over, tob.ASSIGN, "TB-20", "assignment", seat="red", assignment=["ship", "ship"])
+    refused_at(over, tob.ASSIGN, "TB-20", "assignment", seat="red", assignment=[])
+    refused_at(over, tob.ASSIGN, "TB-20", "assignment[0]", seat="red", assignment=["camel"])
+    refused_at(over, tob.PASS, "TB-19", "type")
+    refused_at(over, tob.FIRST_PLAYER, "TB-19", "type", seat="red")
+
+
+def test_an_assignment_lists_a_kind_of_each_disc_in_turn():  # TB-20
+    state = game()
+    discs = {"1": {"camel": 3}, "2": {"camel": 2, "stonemason": 3}, "3": {"ship": 3}}
+    state = {
+        **state,
+        "discs": {d: {"demand": demand, "wonder": "babel", "owner": "red"} for d, demand in discs.items()},
+        "over": True,
+        "active": None,
+    }
+    refused_at(state, tob.ASSIGN, "TB-20", "assignment[2]", seat="red", assignment=["camel", "camel", "camel"])
+    refused_at(state, tob.ASSIGN, "TB-20", "assignment[1]", seat="red", assignment=["camel", "ship", "ship"])
+    changed = apply(state, tob.ASSIGN, seat="red", assignment=["camel", "stonemason", "ship"])
+    assert tob.final_points(changed)["red"]["discs"] == 0
+    assert tob.final_points(state)["red"]["discs"] == 5  # the proposed one: two camels
+    assert apply(changed, tob.ASSIGN, seat="red", assignment=["camel", "camel", "ship"])["assignments"]["red"] == [
+        "camel",
+        "camel",
+        "ship",
+    ]
+
+
+def test_a_refusal_names_the_field_a_page_shows_it_on():  # TB-10, TB-12, TB-16
+    refused_at(chosen(game(SHIP5)), tob.PASS, "TB-12", "type")
+    refused_at(game(), tob.PASS, "TB-16", "double_turn", double_turn=True)
+    second = apply(with_action_cards(game(), "red", 2), tob.PASS, double_turn=True)
+    refused_at(second, tob.PASS, "TB-16", "double_turn", double_turn=True)
+    refused_at(game(action_cards=False), tob.PASS, "TB-10", "double_turn", double_turn=True)
+    refused_at(game(SHIP5), tob.OFFER, "TB-12", "type", seat="yellow")
+    refused_at(game(SHIP5), tob.RESOLVE, "TB-12", "type", accepted=[])
+    refused_at(game(SHIP5), tob.CHOOSE, "TB-3", "wonder", wonder="atlantis", disc="1")
+    refused_at(game(SHIP5), tob.CHOOSE, "TB-12", "disc", wonder="pyramids", disc="colossus-0")
+    offers = {"yellow": {"cards": {"ship": 1}, "trading": True}, "green": {"cards": {"ship": 1}, "trading": True}}
+    refused_at(
+        game(SHIP5),
+        tob.BUILD,
+        "TB-13",
+        "accepted",
+        wonder="pyramids",
+        disc="pyramids-0",
+        offers=offers,
+        accepted=["yellow", "green"],
+        own={"ship": 3},
+    )
+
+
+def test_two_triple_bonuses_declared_for_the_decks_last_one_are_refused_when_played():  # TB-14, TB-22
+    state = game(SHIP5, seats=["red", "yellow", "green", "blue"])
+    cards = {**state["cards"], "blue": {**state["cards"]["blue"], "drawn": 1, "played": {"triple_bonus": 1}}}
+    state = with_action_cards(with_action_cards({**state, "cards": cards}, "yellow", 1), "green", 1)
+    state = chosen(state)
+    state = apply(state, tob.OFFER, seat="yellow", cards={"ship": 1}, triple=True)
+    state = apply(state, tob.OFFER, seat="green", cards={"ship": 1}, triple=True)
+    state = apply(state, tob.OFFER, seat="blue")
+    refused_at(state, tob.RESOLVE, "TB-22", "offers.green.triple", accepted=[], own={"ship": 5})
+    one = apply(state, tob.RESOLVE, accepted=["green"], own={"ship": 4})
+    assert (one["points"]["yellow"]["rejected"], one["points"]["green"]["rejected"]) == (3, 0)
+
+
+def test_the_active_players_own_cards_are_counted_up_to_the_most_a_disc_demands():  # TB-4, TB-13
+    error = refused_at(
+        game(SHIP5), tob.BUILD, "TB-13", "own.ship", wonder="pyramids", disc="pyramids-0", own={"ship": 7}
+    )
+    assert error.params == {"low": 0, "high": 6}
+    malformed(game(SHIP5), tob.BUILD, "own", wonder="pyramids", disc="pyramids-0", own=[5])
+    malformed(game(SHIP5), tob.BUILD, "own.ship", wonder="pyramids", disc="pyramids-0", own={"ship": "5"})
+
+
+def test_a_game_ended_on_the_second_turn_of_a_double_turn_leaves_no_turn_open():  # TB-16, TB-19
+    state = game({"pyramids": [{"ship": 5}, {"camel": 3}, {"crane": 3}]})
+    ships = [d for d, disc in state["discs"].items() if "ship" in disc["demand"] and d != "pyramids-0"]
+    state = {
+        **state,
+        "discs": {d: ({**disc, "owner": "green"} if d in ships else disc) for d, disc in state["discs"].items()},
+        "wonders": {w: {**v, "discs": [d for d in v["discs"] if d not in ships]} for w, v in state["wonders"].items()},
+    }
+    state = apply(with_action_cards(state, "red", 1), tob.PASS, double_turn=True)
+    assert state["extra_turn"] is True
+    state = build(state, "pyramids", own={"ship": 5})
+    assert (state["over"], state["active"], state["extra_turn"]) == (True, None, False)
