@@ -6,16 +6,15 @@ buttons, and without JavaScript the same forms are posted as they are."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from scoring.babel_on import engine as bo
 from sessions import services
 from sessions.models import GameSession, Player
-from tests.browser.conftest import phone_of
+from tests.browser.conftest import OpenContext, phone_of
 from tests.browser.test_every_page import THEMES, violations
 from tests.browser.test_tap_counts import a_night_after_a_game, counting_phone, taps_on
 from tests.conftest import advance
@@ -52,11 +51,10 @@ def call_and_roll(page: Page, call: str) -> None:
 
 @pytest.mark.parametrize("changed", [0, 2])
 def test_six_blocks_drawn_take_nine_taps_and_one_more_per_place_changed(
-    new_context: Callable[[], BrowserContext], screenshots: Path, changed: int
+    new_context: OpenContext, screenshots: Path, changed: int
 ) -> None:
     session, ada, _bruno = a_babel_on_table(secret="7")  # the app's first roll: a 6
     phone = counting_phone(new_context, services.create_join_code(session=session).code, "Ada")
-    phone.set_viewport_size(PHONE)
     call_and_roll(phone, "even")
     draw = phone.locator("#bo-draw")
     expect(phone.get_by_role("heading", name="Draw 6 blocks and place them")).to_be_visible()
@@ -91,12 +89,9 @@ def a_move_of_one_block(secret: str = "14") -> tuple[GameSession, Player, Player
     return session, ada, bruno, services.create_join_code(session=session).code
 
 
-def test_a_block_moved_takes_three_taps_after_the_roll(
-    new_context: Callable[[], BrowserContext], screenshots: Path
-) -> None:
+def test_a_block_moved_takes_three_taps_after_the_roll(new_context: OpenContext, screenshots: Path) -> None:
     session, ada, bruno, code = a_move_of_one_block()
     phone = counting_phone(new_context, code, "Ada")
-    phone.set_viewport_size(PHONE)
     call_and_roll(phone, "odd")
     move = phone.locator("#bo-move")
     expect(phone.get_by_role("heading", name="Move 1 block")).to_be_visible()
@@ -149,15 +144,12 @@ FIVE_BLOCKS = [
 ]
 
 
-def test_five_blocks_moved_take_two_taps_each_and_the_move(
-    new_context: Callable[[], BrowserContext], screenshots: Path
-) -> None:
+def test_five_blocks_moved_take_two_taps_each_and_the_move(new_context: OpenContext, screenshots: Path) -> None:
     """One set of radio buttons on the towers: once a block and its cell are tapped, the page
     (static/js/babel_on_move.js) keeps them, marked with the block's number, and names the
     buttons for the next block; the move is sent once."""
     session, ada, bruno, code = a_move_late_in_the_game(5)
     phone = counting_phone(new_context, code, "Ada")
-    phone.set_viewport_size(PHONE)
     move = phone.locator("#bo-move")
     expect(phone.get_by_role("heading", name="Move 5 blocks")).to_be_visible()
     for number, (block, cell) in enumerate(FIVE_BLOCKS, start=1):
@@ -177,7 +169,7 @@ def test_five_blocks_moved_take_two_taps_each_and_the_move(
     assert placed[str(ada.pk)][4] == [None] * 4
 
 
-def test_start_the_move_again_takes_back_the_blocks_chosen(new_context: Callable[[], BrowserContext]) -> None:
+def test_start_the_move_again_takes_back_the_blocks_chosen(new_context: OpenContext) -> None:
     _session, _ada, _bruno, code = a_move_late_in_the_game(3)
     phone = phone_of(new_context(), code, "Ada")
     move = phone.locator("#bo-move")
@@ -190,7 +182,7 @@ def test_start_the_move_again_takes_back_the_blocks_chosen(new_context: Callable
     expect(move.get_by_role("radio", name=f"Block 1: take off {FIVE_BLOCKS[0][0]}", exact=True)).to_be_visible()
 
 
-def test_the_keyboard_moves_a_block_with_the_same_radio_buttons(new_context: Callable[[], BrowserContext]) -> None:
+def test_the_keyboard_moves_a_block_with_the_same_radio_buttons(new_context: OpenContext) -> None:
     session, ada, _bruno, code = a_move_of_one_block()
     phone = phone_of(new_context(), code, "Ada")
     call_and_roll(phone, "odd")
@@ -247,7 +239,7 @@ def test_without_javascript_a_move_of_several_blocks_is_sent_a_block_at_a_time(
 
 
 def test_the_tapped_towers_pass_axe_and_fit_the_phone_in_both_themes(
-    new_context: Callable[[], BrowserContext], screenshots: Path
+    new_context: OpenContext, screenshots: Path
 ) -> None:
     session, _ada, _bruno, code = a_move_of_one_block()
     phone = phone_of(new_context(), code, "Ada")

@@ -14,11 +14,10 @@ keys typed into one field.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from scoring.babel_on import engine as bo
 from scoring.seven_wonders import engine as sw
@@ -26,7 +25,7 @@ from scoring.tower_of_babel import engine as tob
 from sessions import services
 from sessions.games import GAMES
 from sessions.models import GameNight, GameSession, Player
-from tests.browser.conftest import log_in, phone_of
+from tests.browser.conftest import OpenContext, log_in, phone_of
 from tests.conftest import advance, finish_with_scores
 
 pytestmark = pytest.mark.browser
@@ -66,7 +65,7 @@ def a_night_after_a_game(*, game: str = "babel-on") -> tuple[GameNight, list[Pla
     return night, players
 
 
-def counting_page(new_context: Callable[[], BrowserContext], start: str) -> Page:
+def counting_page(new_context: OpenContext, start: str) -> Page:
     """The host's page, logged in, at ``start`` with the count at nought."""
     context = new_context()
     context.add_init_script(COUNT_TAPS)
@@ -77,9 +76,9 @@ def counting_page(new_context: Callable[[], BrowserContext], start: str) -> Page
     return page
 
 
-def counting_phone(new_context: Callable[[], BrowserContext], code: str, name: str) -> Page:
-    """``name``'s phone, joined by ``code``, with the count at nought."""
-    context = new_context()
+def counting_phone(new_context: OpenContext, code: str, name: str) -> Page:
+    """``name``'s phone (390x844, touch), joined by ``code``, with the count at nought."""
+    context = new_context(phone=True)
     context.add_init_script(COUNT_TAPS)
     phone = phone_of(context, code, name)
     phone.evaluate("sessionStorage.setItem('taps', '0')")
@@ -91,9 +90,7 @@ def taps_on(page: Page) -> int:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_new_game_starts_from_the_night_in_at_most_five_taps(
-    new_context: Callable[[], BrowserContext], game: str
-) -> None:
+def test_a_new_game_starts_from_the_night_in_at_most_five_taps(new_context: OpenContext, game: str) -> None:
     night, players = a_night_after_a_game()
     page = counting_page(new_context, f"/n/{night.pk}/")
     page.get_by_role("region", name="Start a game").get_by_role("link", name=str(GAMES[game].name), exact=True).click()
@@ -107,7 +104,7 @@ def test_a_new_game_starts_from_the_night_in_at_most_five_taps(
     assert seated == [p.name for p in players][: GAMES[game].max_players]  # the night's last table
 
 
-def test_a_tower_of_babel_game_opens_on_who_starts(new_context: Callable[[], BrowserContext]) -> None:
+def test_a_tower_of_babel_game_opens_on_who_starts(new_context: OpenContext) -> None:
     night, _players = a_night_after_a_game()
     page = counting_page(new_context, f"/n/{night.pk}/")
     page.get_by_role("region", name="Start a game").get_by_role("link", name="Tower of Babel").click()
@@ -118,7 +115,7 @@ def test_a_tower_of_babel_game_opens_on_who_starts(new_context: Callable[[], Bro
     assert taps_on(page) == 2
 
 
-def test_a_rematch_takes_one_tap_and_the_next_player_starts(new_context: Callable[[], BrowserContext]) -> None:
+def test_a_rematch_takes_one_tap_and_the_next_player_starts(new_context: OpenContext) -> None:
     night, players = a_night_after_a_game(game="tower-of-babel")
     previous = GameSession.objects.get(night=night)
     page = counting_page(new_context, f"/s/{previous.pk}/")
@@ -138,7 +135,7 @@ MOST_TAPS_TO_PASS = 1  # Tower of Babel: a turn without a build
 MOST_TAPS_TO_PLACE_A_CUBE = 3  # babel: the cell, the cube, the way it faces
 
 
-def test_a_tower_of_babel_pass_takes_one_tap(new_context: Callable[[], BrowserContext]) -> None:
+def test_a_tower_of_babel_pass_takes_one_tap(new_context: OpenContext) -> None:
     night, players = a_night_after_a_game(game="tower-of-babel")
     session = services.create_session(night=night, game="tower-of-babel", players=players)
     advance(session, "session.start")
@@ -151,7 +148,7 @@ def test_a_tower_of_babel_pass_takes_one_tap(new_context: Callable[[], BrowserCo
     assert taps <= MOST_TAPS_TO_PASS
 
 
-def test_placing_a_cube_takes_three_taps(new_context: Callable[[], BrowserContext]) -> None:
+def test_placing_a_cube_takes_three_taps(new_context: OpenContext) -> None:
     night, players = a_night_after_a_game(game="tower-of-babel")
     session = services.create_session(night=night, game="babel-cubes", players=players[:2])
     advance(session, "session.start")
@@ -174,9 +171,7 @@ MOST_TAPS_FOR_A_BABEL_ON_TURN = 5
 
 
 @pytest.mark.parametrize("device", ["host", "phone"])
-def test_a_babel_on_turn_of_two_blocks_drawn_takes_five_taps(
-    new_context: Callable[[], BrowserContext], device: str
-) -> None:
+def test_a_babel_on_turn_of_two_blocks_drawn_takes_five_taps(new_context: OpenContext, device: str) -> None:
     night, players = a_night_after_a_game()
     ada, bruno = players[:2]
     # The app's die is drawn from the session's secret: with this one, its first roll is a 2.
@@ -222,7 +217,7 @@ def a_seven_wonders_table_in_age_one() -> tuple[GameSession, list[Player]]:
 MOST_TAPS_FOR_A_SEVEN_WONDERS_TURN_ON_THE_HOST = 5
 
 
-def test_a_seven_wonders_babel_turn_on_the_host_takes_five_taps(new_context: Callable[[], BrowserContext]) -> None:
+def test_a_seven_wonders_babel_turn_on_the_host_takes_five_taps(new_context: OpenContext) -> None:
     session, players = a_seven_wonders_table_in_age_one()
     page = counting_page(new_context, f"/s/{session.pk}/")
     page.locator(f'#sw-build select[name="built_{players[0].pk}"]').select_option("9")
@@ -244,7 +239,7 @@ MOST_TAPS_TO_JOIN_THE_PROJECT_ON_A_PHONE = 2
 
 
 def test_on_the_phones_a_seven_wonders_tile_takes_three_taps_and_a_marker_two(
-    new_context: Callable[[], BrowserContext],
+    new_context: OpenContext,
 ) -> None:
     session, _players = a_seven_wonders_table_in_age_one()
     code = services.create_join_code(session=session).code
