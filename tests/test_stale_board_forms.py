@@ -69,7 +69,8 @@ class Forms(HTMLParser):
             form.data[name] = ["typed at the table"]
         elif tag == "select":
             self.select = name
-        elif tag == "button" and attrs.get("type") == "submit" and name:
+        # A button is a submit button unless it says otherwise (babel's orientations say nothing).
+        elif tag == "button" and attrs.get("type", "submit") == "submit" and name:
             form.buttons.append((name, attrs.get("value", "")))
 
     def handle_endtag(self, tag: str) -> None:
