@@ -362,8 +362,8 @@ def test_a_build_chosen_step_by_step_records_the_wonder_and_disc():  # TB-12
     state = chosen(game(SHIP5))
     assert state["build"] == {"wonder": "pyramids", "disc": "pyramids-0", "offers": {}}
     assert state["active"] == "red"
-    refused(state, tob.CHOOSE, "TB-12", wonder="pyramids", disc="pyramids-1")
-    refused(state, tob.PASS, "TB-12")
+    refused_at(state, tob.CHOOSE, "TB-12", "type", wonder="pyramids", disc="pyramids-1")
+    refused_at(state, tob.PASS, "TB-12", "type")
 
 
 def test_offers_and_resolve_need_a_build_under_way():  # TB-12
@@ -410,7 +410,7 @@ def test_an_offer_revealed_step_by_step_is_resolved_like_a_one_shot_build():  # 
 def test_an_offer_made_of_zero_cards_is_an_empty_offer():  # TB-12
     state = apply(chosen(game(SHIP5)), tob.OFFER, seat="yellow", cards={"ship": 0})
     assert state["build"]["offers"]["yellow"]["cards"] == {}
-    refused(state, tob.OFFER, "TB-23", seat="green", cards={"ship": 0}, trading=True)
+    refused_at(state, tob.OFFER, "TB-23", "offers.green.trading", seat="green", cards={"ship": 0}, trading=True)
     state = apply(state, tob.OFFER, seat="green")
     error = refused(state, tob.RESOLVE, "TB-13", accepted=["yellow"], own={"ship": 5})
     assert error.field == "accepted[0]"
@@ -671,3 +671,16 @@ def test_a_game_ended_on_the_second_turn_of_a_double_turn_leaves_no_turn_open():
     assert state["extra_turn"] is True
     state = build(state, "pyramids", own={"ship": 5})
     assert (state["over"], state["active"], state["extra_turn"]) == (True, None, False)
+
+
+def test_nobody_offers_again_once_the_offers_are_revealed():  # TB-12
+    state = apply(chosen(game(SHIP5)), tob.OFFER, seat="yellow", cards={"ship": 1})
+    state = apply(state, tob.OFFER, seat="green")
+    assert tob.offers_revealed(state)
+    error = refused_at(state, tob.OFFER, "TB-12", "offers.green", seat="green", cards={"ship": 2})
+    assert "revealed" in error.message
+
+
+def test_the_first_player_refusals_name_their_field():  # TB-9
+    refused_at(game(first=None), tob.PASS, "TB-9", "type")
+    refused_at(game(), tob.FIRST_PLAYER, "TB-9", "seat", seat="yellow")
