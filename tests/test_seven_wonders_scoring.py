@@ -206,3 +206,49 @@ def test_smelter_and_menagerie_tokens_count_in_the_great_projects_column():  # S
         }
     )
     assert sheet.columns["great_projects"] == -1 + 2 * 3 + 1 * 4
+
+
+def sheet_refused(entry, field):
+    """Refused as malformed input (no rule broken), naming ``field``."""
+    with pytest.raises(RuleError) as error:
+        score_sheet(entry, field="players[0]")
+    assert (error.value.field, error.value.rule) == (field, None), error.value.message
+    return error.value
+
+
+def test_a_sheet_needs_its_coins_and_a_column_left_empty_counts_zero():  # SW-12
+    sheet_refused({"name": "x"}, "players[0].coins")
+    sheet_refused({"name": "x", "coins": None}, "players[0].coins")
+    empty = {"name": "x", "coins": 3, "civilian": None, "science": {"tablet": None, "gear": 2}}
+    sheet = score_sheet({**empty, "babel_tiles": None, "smelter": None, "wonder_stages": 3})
+    assert sheet.columns == {
+        "military": 0, "treasury": 1, "wonder": 0, "civilian": 0, "science": 4, "commercial": 0,
+        "guilds": 0, "leaders": 0, "cities": 0, "babel_tiles": 0, "great_projects": 0,
+    }  # fmt: skip
+    assert (sheet.name, sheet.coins, sheet.total) == ("x", 3, 5)
+    assert score_sheet({"coins": 0}).name == ""
+
+
+def test_a_sheet_takes_whole_numbers_in_their_range():  # SW-12
+    sheet_refused({"name": "x", "coins": "3"}, "players[0].coins")
+    sheet_refused({"name": "x", "coins": 3, "civilian": True}, "players[0].civilian")
+    sheet_refused({"name": "x", "coins": 3, "civilian": 2.5}, "players[0].civilian")
+    sheet_refused({"name": "x", "coins": -1}, "players[0].coins")
+    assert score_sheet({"name": "x", "coins": 3, "military": -200, "civilian": 999}).total == 1 - 200 + 999
+    error = sheet_refused({"name": "x", "coins": 3, "military": -201}, "players[0].military")
+    assert error.params == {"low": -200, "high": 999}
+    sheet_refused({"name": "x", "coins": 3, "civilian": 1000}, "players[0].civilian")
+    sheet_refused({"name": "x", "coins": 3, "science": [3, 2, 1]}, "players[0].science")
+    sheet_refused({"name": "x", "coins": 3, "science": {"gear": -1}}, "players[0].science.gear")
+    sheet_refused({"name": "x", "coins": 3, "menagerie": "1"}, "players[0].menagerie")
+
+
+def test_a_sheet_shows_where_its_wild_symbols_went():  # SW-13
+    sheet = score_sheet({"name": "x", "coins": 0, "science": {"tablet": 2, "compass": 2, "wild": 1}})
+    assert sheet.science == {"tablet": 2, "compass": 2, "gear": 1}
+    assert sheet.columns["science"] == 4 + 4 + 1 + 7
+
+
+def test_no_wild_symbol_unless_one_is_given():  # SW-13
+    assert best_science(1, 1, 1) == best_science(1, 1, 1, wild=0)
+    assert best_science(1, 1, 1).points == 1 + 1 + 1 + 7
