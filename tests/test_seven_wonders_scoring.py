@@ -252,3 +252,9 @@ def test_a_sheet_shows_where_its_wild_symbols_went():  # SW-13
 def test_no_wild_symbol_unless_one_is_given():  # SW-13
     assert best_science(1, 1, 1) == best_science(1, 1, 1, wild=0)
     assert best_science(1, 1, 1).points == 1 + 1 + 1 + 7
+
+
+def test_a_sheet_without_a_field_name_reports_the_player():
+    with pytest.raises(RuleError) as error:
+        score_sheet({"name": "x"})
+    assert error.value.field == "player.coins"
