@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.tower_of_babel.discs import deal, disc_set, score_discs
+from scoring.tower_of_babel.discs import check_held_card_names, deal, disc_set, score_discs
 from scoring.tower_of_babel.table import load_table, raw_data, unverified
 from scoring.tower_of_babel.wonders import score_wonder
 
@@ -211,3 +211,29 @@ def test_the_best_assignment_is_never_worse_than_any_other(collection):  # TB-20
     counts = Counter(best.assignment)
     assert best.total == sum(TABLE.bonus(counts[k]) for k in TABLE.kinds)
     assert all(kind in disc for kind, disc in zip(best.assignment, discs, strict=True))
+
+
+def test_all_six_single_discs_of_a_kind_can_be_held_without_two_kind_discs():  # TB-4, TB-8, TB-20
+    assert score_discs(TABLE, [["camel"]] * 6).total == 40
+    with pytest.raises(RuleError) as error:
+        score_discs(TABLE, [["camel"]] * 6 + [["camel", "stonemason"]])
+    assert error.value.rule == "TB-8"
+
+
+def test_a_disc_that_is_not_a_list_of_kinds_is_refused_with_tb_4():  # TB-4
+    for disc in ({"camel": 3}, "ca"):
+        with pytest.raises(RuleError) as error:
+            score_discs(TABLE, [disc])
+        assert (error.value.field, error.value.rule) == ("discs[0]", "TB-4")
+
+
+def test_equally_good_assignments_go_to_the_first_kind_listed():  # TB-20
+    assert score_discs(TABLE, [["camel", "stonemason"]]).assignment == ["camel"]
+    assert score_discs(TABLE, [["stonemason", "camel"]]).assignment == ["stonemason"]
+
+
+def test_only_the_held_cards_that_score_at_the_end_can_be_declared():  # TB-20
+    check_held_card_names({"building_disc_bonus": 1, "five_points": 2}, field="held")
+    with pytest.raises(RuleError) as error:
+        check_held_card_names({"five_points": 1, "joker": 1}, field="held")
+    assert (error.value.field, error.value.rule) == ("held.joker", "TB-20")
