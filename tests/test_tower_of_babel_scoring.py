@@ -237,3 +237,11 @@ def test_only_the_held_cards_that_score_at_the_end_can_be_declared():  # TB-20
     with pytest.raises(RuleError) as error:
         check_held_card_names({"five_points": 1, "joker": 1}, field="held")
     assert (error.value.field, error.value.rule) == ("held.joker", "TB-20")
+
+
+def test_a_stored_table_without_the_variants_disc_cannot_deal_the_variant():  # TB-8
+    table = load_table({"single_disc_numbers": [3, 4, 4, 6, 6, 6]}, edition_rules=False)
+    assert len(disc_set(table, two_kind_variant=False)) == 24
+    with pytest.raises(RuleError) as error:
+        disc_set(table, two_kind_variant=True)
+    assert (error.value.field, error.value.rule, error.value.params) == ("single_disc_numbers", "TB-8", {"number": 5})
