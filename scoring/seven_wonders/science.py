@@ -25,7 +25,7 @@ def points_for(tablet: int, compass: int, gear: int, *, archives: int = 0) -> in
 def best_science(tablet: int, compass: int, gear: int, *, wild: int = 0, archives: int = 0) -> Science:
     """Every split of the wilds among the three symbols is tried: exact, O(wild²).
 
-    Ties between equally good splits go to the first found (more wilds on tablets, then
+    Ties between equally good splits go to the first found (the most wilds on gears, then on
     compasses), so the shown assignment is stable.
     """
     best: Science | None = None
