@@ -77,24 +77,22 @@ def test_a_two_kind_disc_is_paid_with_its_own_split():  # TB-12, TB-13
     assert state["discs"]["pyramids-0"]["owner"] == "red"
 
 
+def refused_two_kind_build(**payload):
+    """Red's build of the two-kind disc (camel 2 + stonemason 3) refused under TB-13."""
+    return refused(game(TWO_KIND), tob.BUILD, "TB-13", wonder="pyramids", disc="pyramids-0", **payload)
+
+
 def test_a_two_kind_disc_refuses_the_right_total_in_the_wrong_split():  # TB-13
-    error = refused(game(TWO_KIND), tob.BUILD, "TB-13", wonder="pyramids", disc="pyramids-0", own={"camel": 3})
+    error = refused_two_kind_build(own={"camel": 3})
     assert error.field == "own.camel"
     offers = {"yellow": {"cards": {"camel": 2}}}
-    error = refused(
-        game(TWO_KIND),
-        tob.BUILD,
-        "TB-13",
-        wonder="pyramids",
-        disc="pyramids-0",
+    error = refused_two_kind_build(
         offers=offers,
         accepted=["yellow"],
         own={"camel": 1, "stonemason": 2},
     )
     assert error.field == "own.camel"
-    error = refused(
-        game(TWO_KIND), tob.BUILD, "TB-13", wonder="pyramids", disc="pyramids-0", own={"camel": 2, "ship": 3}
-    )
+    error = refused_two_kind_build(own={"camel": 2, "ship": 3})
     assert error.field == "own.ship"
 
 
@@ -110,12 +108,7 @@ def test_a_two_kind_disc_takes_offers_per_kind_up_to_that_kinds_number():  # TB-
 
 def test_accepted_offers_of_one_kind_may_not_exceed_that_kinds_number():  # TB-13
     offers = {"yellow": {"cards": {"camel": 2}}, "green": {"cards": {"camel": 1}}}
-    error = refused(
-        game(TWO_KIND),
-        tob.BUILD,
-        "TB-13",
-        wonder="pyramids",
-        disc="pyramids-0",
+    error = refused_two_kind_build(
         offers=offers,
         accepted=["yellow", "green"],
         own={"stonemason": 2},
@@ -125,12 +118,7 @@ def test_accepted_offers_of_one_kind_may_not_exceed_that_kinds_number():  # TB-1
 
 def test_the_missing_count_is_what_the_disc_still_needs():  # TB-13
     offers = {"yellow": {"cards": {"camel": 2}}}
-    error = refused(
-        game(TWO_KIND),
-        tob.BUILD,
-        "TB-13",
-        wonder="pyramids",
-        disc="pyramids-0",
+    error = refused_two_kind_build(
         offers=offers,
         accepted=["yellow"],
         own={"stonemason": 1},
