@@ -194,8 +194,9 @@ def load_table(overrides: Mapping[str, Any] | None = None, *, edition_rules: boo
         final_row=(data["final_row"][0], data["final_row"][1]),
         present_points=data["present_points"],
         set_bonus=tuple(data["set_bonus"]),
-        action_cards=tuple(data["action_cards"].items()),
-        parts_per_player=tuple((int(value), count) for value, count in data["parts_per_player"].items()),
+        # In the data file's order, whatever order a stored table kept (PostgreSQL's jsonb sorts keys).
+        action_cards=tuple((card, data["action_cards"][card]) for card in raw_data()["action_cards"]["value"]),
+        parts_per_player=tuple(sorted((int(value), count) for value, count in data["parts_per_player"].items())),
         score_marker_part=data["score_marker_part"],
     )
 

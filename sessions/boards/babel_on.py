@@ -393,12 +393,23 @@ def _turn_context(state: dict[str, Any], names: dict[str, str], sent: QueryDict 
         context["bo_move_draft"] = [{"index": k, "off": taken, "on": put} for k, (taken, put) in enumerate(draft)]
         context["bo_move_towers"] = _move_towers(state, names, count, draft) if draft else towers
         # The words of each button, said once: the step's, the tower's (its legend), the
-        # place's and the block's colour, joined by aria-labelledby.
-        highest = max((floor["number"] for t in towers for floor in t["floors"]), default=0)
-        context["bo_move_places"] = [
-            (f"{number}{cell}", _place_label(number, cell)) for number in range(1, highest + 1) for cell in cells()
+        # place's and the block's colour, joined by aria-labelledby; only those a button names.
+        buttons = [
+            cell
+            for t in context["bo_move_towers"]
+            for floor in t["floors"]
+            for cell in floor["cells"]
+            if cell["take"] or cell["put"]
         ]
-        context["bo_move_colours"] = [(c, _colour_name(c)) for c in sorted({cell["colour"] for cell in shown} - {None})]
+        named = {cell["place"] for cell in buttons}
+        context["bo_move_places"] = [
+            (place, _place_label(number, cell))
+            for number in range(1, floors() + 1)
+            for cell in cells()
+            if (place := f"{number}{cell}") in named
+        ]
+        taken = {cell["colour"] for cell in buttons if cell["take"]} - {None}
+        context["bo_move_colours"] = [(c, _colour_name(c)) for c in sorted(taken)]
         if count < pending["count"]:
             context["bo_short"] = {"count": pending["count"], "limit": count, "lost": pending["count"] - count}
     return context
