@@ -408,8 +408,8 @@ def _turn_context(state: dict[str, Any], names: dict[str, str], sent: QueryDict 
             for cell in cells()
             if (place := f"{number}{cell}") in named
         ]
-        taken = {cell["colour"] for cell in buttons if cell["take"]} - {None}
-        context["bo_move_colours"] = [(c, _colour_name(c)) for c in sorted(taken)]
+        colours = {cell["colour"] for cell in buttons if cell["take"]} - {None}
+        context["bo_move_colours"] = [(c, _colour_name(c)) for c in sorted(colours)]
         if count < pending["count"]:
             context["bo_short"] = {"count": pending["count"], "limit": count, "lost": pending["count"] - count}
     return context
