@@ -132,7 +132,7 @@ def test_offers_are_revealed_once_every_other_player_has_offered():  # TB-12
 
 def test_at_most_one_accepted_offer_may_hold_a_trading_card():  # TB-13
     offers = {"yellow": {"cards": {"ship": 1}, "trading": True}, "green": {"cards": {"ship": 1}, "trading": True}}
-    refused(
+    error = refused(
         game(SHIP5),
         tob.BUILD,
         "TB-13",
@@ -142,6 +142,7 @@ def test_at_most_one_accepted_offer_may_hold_a_trading_card():  # TB-13
         accepted=["yellow", "green"],
         own={"ship": 3},
     )
+    assert error.field == "accepted"  # the form's list of accepted offers shows it
 
 
 def test_accepted_offers_may_not_exceed_the_disc_number():  # TB-13

@@ -611,18 +611,7 @@ def test_a_refusal_names_the_field_a_page_shows_it_on():  # TB-10, TB-12, TB-16
     refused_at(game(SHIP5), tob.RESOLVE, "TB-12", "type", accepted=[])
     refused_at(game(SHIP5), tob.CHOOSE, "TB-3", "wonder", wonder="atlantis", disc="1")
     refused_at(game(SHIP5), tob.CHOOSE, "TB-12", "disc", wonder="pyramids", disc="colossus-0")
-    offers = {"yellow": {"cards": {"ship": 1}, "trading": True}, "green": {"cards": {"ship": 1}, "trading": True}}
-    refused_at(
-        game(SHIP5),
-        tob.BUILD,
-        "TB-13",
-        "accepted",
-        wonder="pyramids",
-        disc="pyramids-0",
-        offers=offers,
-        accepted=["yellow", "green"],
-        own={"ship": 3},
-    )
+    # Two trading cards accepted name 'accepted': tests/test_tower_of_babel_engine.py.
 
 
 def test_two_triple_bonuses_declared_for_the_decks_last_one_are_refused_when_played():  # TB-14, TB-22
