@@ -196,10 +196,6 @@ def seven_wonders_rows(overrides: Mapping[str, Any] | None) -> list[dict[str, An
     return sections
 
 
-def seven_wonders_overrides(data: QueryDict) -> dict[str, Any]:
-    return seven_wonders.edition_overrides(data)
-
-
 Rows = Callable[[Mapping[str, Any] | None], list[dict[str, Any]]]
 Overrides = Callable[[QueryDict], dict[str, Any]]
 
@@ -248,6 +244,6 @@ def babel_on_overrides(data: QueryDict) -> dict[str, Any]:
 # The edition page of each game that has one: its fields, and the posted form read back.
 EDITIONS: dict[str, tuple[Rows, Overrides]] = {
     TOWER_OF_BABEL: (tower_of_babel_rows, tower_of_babel_overrides),
-    SEVEN_WONDERS: (seven_wonders_rows, seven_wonders_overrides),
+    SEVEN_WONDERS: (seven_wonders_rows, seven_wonders.edition_overrides),
     BABEL_ON: (babel_on_rows, babel_on_overrides),
 }
