@@ -9,7 +9,7 @@ are numbered from 1 in messages and payloads, as at the table.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -215,28 +215,24 @@ def most_removable(tower: Tower, owner_colour: str, *, by_owner: bool, cap: int)
         if best >= cap or key in seen:
             return best >= cap
         seen.add(key)
-        for number, floor in enumerate(current, start=1):
-            for index, colour in enumerate(floor):
-                if colour is None or not _removable(current, number, index, owner_colour, by_owner):
-                    continue
-                after = [list(f) for f in current]
-                after[number - 1][index] = None
-                if search(after, taken + 1):
-                    return True
+        for number, index in removable_blocks(current, owner_colour, by_owner=by_owner):
+            after = [list(f) for f in current]
+            after[number - 1][index] = None
+            if search(after, taken + 1):
+                return True
         return False
 
     search([list(floor) for floor in tower], 0)
     return best
 
 
-def removable_blocks(tower: Tower, owner_colour: str, *, by_owner: bool) -> list[tuple[int, int]]:
-    """(floor, cell) of each block that may come off the tower now (BO-7, BO-8, BO-10, BO-11)."""
-    return [
-        (number, index)
-        for number, floor in enumerate(tower, start=1)
-        for index, colour in enumerate(floor)
-        if colour is not None and _removable(tower, number, index, owner_colour, by_owner)
-    ]
+def removable_blocks(tower: Tower, owner_colour: str, *, by_owner: bool) -> Iterator[tuple[int, int]]:
+    """(floor, cell) of each block that may come off the tower now (BO-7, BO-8, BO-10, BO-11),
+    one at a time: ``most_removable`` stops at the first that completes its search."""
+    for number, floor in enumerate(tower, start=1):
+        for index, colour in enumerate(floor):
+            if colour is not None and _removable(tower, number, index, owner_colour, by_owner):
+                yield number, index
 
 
 def _removable(tower: Tower, floor: int, cell: int, owner_colour: str, by_owner: bool) -> bool:
