@@ -360,7 +360,7 @@ def _turn_context(state: dict[str, Any], names: dict[str, str], sent: QueryDict 
     pending = state["pending"]
     context["bo_pending"] = pending["kind"] if pending else None
     if pending and pending["kind"] == "miss":  # a wrong call under a house rule (BO-5)
-        context["bo_wrong_call"] = state.get("wrong_call") or "draw"  # none: stored before the Decision
+        context["bo_wrong_call"] = bo.wrong_call_choices(state)[1]  # what the rule gives besides a pass
         if context["bo_wrong_call"] == "take_off":
             context["bo_take_off"] = _own_blocks_off(state)
     if pending and pending["kind"] in ("draw", "miss"):
