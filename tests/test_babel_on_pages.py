@@ -76,7 +76,7 @@ def test_a_roll_says_what_it_means_and_a_right_even_call_places_the_drawn_blocks
     state = game(started)
     assert state["towers"][a][0] == ["blue", "green", None, None]
     page = member_client.get(f"/s/{started.pk}/").content.decode()
-    assert 'data-cell="1-nw" data-colour="blue"' in page
+    assert 'colour-blue" title="floor 1, north-west · blue"' in page
     assert "Bag: 66 blocks" in page
 
 

@@ -101,7 +101,7 @@ def test_a_babel_on_move_renders_the_tower_it_changed_and_only_that_one(member_c
     play(member_client, babel_on, "draw", colour_0="blue", spot_0="1-nw", colour_1="green", spot_1="1-ne")
     page, rendered = _region(member_client, babel_on.pk)
     assert rendered.count("boards/babel_on/_tower.html") == 1
-    assert 'data-cell="1-nw" data-colour="blue"' in page
+    assert 'colour-blue" title="floor 1, north-west · blue"' in page
 
 
 def test_a_pass_renders_the_log_line_it_added_and_keeps_the_rest(owner, session, monkeypatch):

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -121,6 +122,29 @@ def _by_colour(tower: list[list[str | None]]) -> list[tuple[str, str, int]]:
     return [(colour, _colour_name(colour), count) for colour, count in counts.most_common()]
 
 
+# The conditions of a perfect tower (BO-13) that fail on whole runs of floors, said once for
+# all of them: a tall tower would otherwise repeat the same sentence on each floor.
+_ON_FLOORS = {
+    "colour": _("No block of your colour on floors {floors}."),
+    "adjacent": _("No two blocks of your colour side by side (not diagonally) on floors {floors}."),
+    "line_up": _("None of your blocks above one of yours on the floor below, on floors {floors}."),
+}
+
+
+def _problems(failures: list[dict[str, Any]]) -> list[str]:
+    """Why a tower is not perfect, in words: each floor's missing blocks, then each other
+    condition once, with the floors it fails on (its own sentence when on one floor only)."""
+    reasons = [gettext(f["template"]).format(**f["params"]) for f in failures if f["condition"] == "complete"]
+    for condition, words in _ON_FLOORS.items():
+        failing = [f for f in failures if f["condition"] == condition]
+        if len(failing) == 1:
+            reasons.append(gettext(failing[0]["template"]).format(**failing[0]["params"]))
+        elif failing:
+            floors = get_text_list([str(f["floor"]) for f in failing], gettext("and"))
+            reasons.append(str(words).format(floors=floors))
+    return reasons
+
+
 def board_context(session: GameSession) -> dict[str, Any]:
     state = session.state["game"]
     names = _names(session)
@@ -128,14 +152,7 @@ def board_context(session: GameSession) -> dict[str, Any]:
     towers = []
     for seat in state["seats"]:
         tower = state["towers"][seat]
-        problems = (
-            [
-                {"floor": f["floor"], "reason": gettext(f["template"]).format(**f["params"])}
-                for f in bo.tower_failures(state, seat)
-            ]
-            if colours
-            else []
-        )
+        problems = _problems(bo.tower_failures(state, seat)) if colours else []
         # What the tower's drawing shows, in plain values: the templates keep its render under
         # it, since a move changes one tower at most (see "fragments" in settings).
         shown = {

@@ -109,7 +109,7 @@ def test_a_two_player_game_from_set_up_to_a_perfect_tower(
             expect(page.get_by_test_id("bo-check")).to_contain_text("no perfect tower yet")
     tower = page.get_by_test_id(f"bo-tower-{ada}")
     expect(tower.get_by_test_id("bo-perfect")).to_be_visible()
-    expect(tower.locator('[data-colour="blue"]')).to_have_count(12)
+    expect(tower.locator(".bo-cell.colour-blue")).to_have_count(12)
     shot(page, screenshots, "02-perfect-before-round-end")
 
     # Bruno's miss ends the round: the perfect tower wins (BO-14).

@@ -50,7 +50,7 @@ def test_the_active_phone_plays_a_turn_and_the_host_and_the_other_phone_follow(
     # The host's tower picture and Bruno's phone show the two blue blocks; it is Bruno's turn.
     for page in (host, bruno_phone):
         tower = page.get_by_test_id(f"bo-tower-{ada}")
-        expect(tower.locator('[data-colour="blue"]')).to_have_count(2, timeout=3_000)
+        expect(tower.locator(".bo-cell.colour-blue")).to_have_count(2, timeout=3_000)
         expect(page.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
     expect(bruno_phone.get_by_test_id("bo-my-turn")).to_be_visible()
     expect(ada_phone.get_by_test_id("bo-waiting")).to_have_text("Waiting for Bruno to play.", timeout=3_000)

@@ -295,7 +295,7 @@ def test_a_roll_made_offline_is_refused_once_the_host_rolled_for_that_turn_and_p
     )
     expect(bruno.get_by_test_id("bo-my-turn")).to_contain_text("Bruno: call, then roll")
     for colour in ("blue", "green"):
-        expect(bruno.get_by_test_id(f"bo-tower-{ada_seat}").locator(f'[data-colour="{colour}"]')).to_have_count(2)
+        expect(bruno.get_by_test_id(f"bo-tower-{ada_seat}").locator(f".bo-cell.colour-{colour}")).to_have_count(2)
     caught_up(bruno)
 
 

@@ -193,7 +193,7 @@ def test_a_babel_on_turn_of_two_blocks_drawn_takes_five_taps(new_context: OpenCo
         block.get_by_label("blue", exact=True).check()
     page.get_by_role("button", name="Place the blocks").click()
     expect(page.get_by_test_id("bo-status")).to_contain_text("Bruno to play")
-    expect(page.get_by_test_id(f"bo-tower-{ada.pk}").locator('[data-colour="blue"]')).to_have_count(2)
+    expect(page.get_by_test_id(f"bo-tower-{ada.pk}").locator(".bo-cell.colour-blue")).to_have_count(2)
     taps = taps_on(page)
     print(f"\nBabel On!, a turn on the {device}: {taps} taps")
     assert taps <= MOST_TAPS_FOR_A_BABEL_ON_TURN
