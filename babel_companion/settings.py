@@ -8,6 +8,7 @@ outside the repository.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
 import tempfile
@@ -193,9 +194,24 @@ CACHES["fragments"] = {
 # machine; without Redis (`make run`, one process) an in-process layer does.
 ASGI_APPLICATION = "babel_companion.asgi.application"
 REDIS_PUSH_URL = os.getenv("REDIS_PUSH_URL", REDIS_URL)
+
+
+def push_prefix(database: dict[str, Any]) -> str:
+    """The names of this deployment's push channels begin with it. Redis's publish/subscribe
+    ignores the database number of the URL: two deployments on one Redis server would hear each
+    other's ``night-<id>`` news. By default it names the deployment's database (its host, port
+    and name), which every process of one deployment shares and two deployments do not."""
+    where = f"{database.get('HOST', '')}:{database.get('PORT', '')}/{database['NAME']}"
+    return "babel-" + hashlib.sha256(where.encode()).hexdigest()[:12] + ":"
+
+
+PUSH_PREFIX = envstr("PUSH_PREFIX", push_prefix(DATABASES["default"]))
 if REDIS_PUSH_URL:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_PUSH_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_PUSH_URL], "prefix": PUSH_PREFIX},
+        }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

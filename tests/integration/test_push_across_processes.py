@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
@@ -44,7 +45,12 @@ def servers(
     redis_service: None, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[server_processes.Server]]:
     """Processes A and B, each its own uvicorn, on the test database and the test's Redis."""
-    env = {**os.environ, "DATABASE_URL": server_processes.database_url(connection.settings_dict)}
+    # The test database, and this process's push channels: one deployment with the test.
+    env = {
+        **os.environ,
+        "DATABASE_URL": server_processes.database_url(connection.settings_dict),
+        "PUSH_PREFIX": settings.PUSH_PREFIX,
+    }
     with server_processes.running(2, env=env, log_dir=tmp_path_factory.mktemp("uvicorn")) as started:
         yield started
 
