@@ -143,6 +143,11 @@ def database(url: str | None) -> dict[str, Any]:
             # thread (CONN_MAX_AGE) would never serve another request: each request would
             # connect anew and the old connections pile up. A pool per process is shared by all.
             pool = {"min_size": 1, "max_size": envint("DB_POOL_SIZE", "10"), "timeout": 10}
+            # With a pool, Django has psycopg check each connection as it is lent: one the server
+            # ended (a restart, a failover, an administrator) is replaced, never handed to a
+            # request that would answer 500 with it. A round trip a request (tests/integration/
+            # test_dead_database_connections.py).
+            config["CONN_HEALTH_CHECKS"] = True
             config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": pool}
         return config
     # WAL lets readers go on while a phone writes; IMMEDIATE takes the write lock at the
