@@ -8,6 +8,7 @@ nothing when its socket (re)connects; one that missed news meanwhile fetches its
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,7 +18,9 @@ from django.urls import path
 
 from sessions import selectors
 from sessions.live import shown_in_database
-from sessions.push import night_group
+from sessions.push import PUSH_ERRORS, night_group
+
+log = logging.getLogger(__name__)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -25,6 +28,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     Asynchronous: a synchronous consumer takes a trip through a thread for every message,
     and every write sends one message to each socket of the night."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Serves the socket; when the push layer's Redis does not answer (its channel is
+        made before ``connect``), the socket is refused as one that may not follow (HTTP 403
+        before it opened, a close after): its page then fetches by itself until a new socket
+        opens (static/js/app.js), never a 500."""
+        try:
+            await super().__call__(scope, receive, send)
+        except PUSH_ERRORS as error:
+            log.warning("push layer unavailable, socket refused: %s", error)
+            await send({"type": "websocket.close", "code": 1011})
 
     async def connect(self) -> None:
         follows = await database_sync_to_async(self.follows)()

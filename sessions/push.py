@@ -17,8 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
+
+# What a push layer whose Redis does not answer raises: redis-py's errors (refused, timed out,
+# reset), and a socket's own.
+PUSH_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
 
 
 def night_group(night_id: int) -> str:

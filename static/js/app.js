@@ -118,11 +118,14 @@
 
   // Push: the socket beside a region (htmx's ws extension, which reconnects by itself) says
   // "session N is at version V"; the region then fetches itself once. While the socket is
-  // open the every-second fetch is skipped; when it closes, that fetch takes over again. On
+  // open the every-second fetch is skipped but for one every SAFETY_MS (a 304 when nothing
+  // changed), which catches news a broken push layer lost while the socket stayed open; when
+  // the socket closes, the every-second fetch takes over again. On
   // every (re)connection the socket's first message says what the region shows now
   // (sessions/consumers.py): a region that shows it fetches nothing, one that missed news
   // meanwhile fetches itself once, and so does one that hears nothing in HELLO_MS.
   var HELLO_MS = 2000;
+  var SAFETY_MS = 30000;
   function pushed(socket) {
     return document.getElementById(socket.getAttribute("data-push-for"));
   }
@@ -134,6 +137,7 @@
     var live = pushed(event.target);
     if (!live) return;
     live.setAttribute("data-pushed", "");
+    if (!live.fetchedAt) live.fetchedAt = Date.now(); // as the page's load brought it
     clearTimeout(live.helloTimer);
     live.helloTimer = setTimeout(function () { catchUp(live); }, HELLO_MS);
   });
@@ -169,14 +173,19 @@
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt, trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    if (elt && elt.hasAttribute("data-pushed") && !trigger) event.preventDefault(); // the poll, while pushed
+    if (elt && elt.hasAttribute("data-pushed") && !trigger && Date.now() - (elt.fetchedAt || 0) < SAFETY_MS) {
+      event.preventDefault(); // the poll, while pushed and not yet due for a safety fetch
+    }
   });
   // News that came while the region was fetching itself waited in htmx's queue, where only the
   // last trigger is kept (a poll's tick can take its place and then be skipped), or waited for
   // a form's answer: when a request of the region ends, news that no fetch has gone out for
   // since, and that the answer did not bring, is fetched.
   document.addEventListener("htmx:beforeSend", function (event) {
-    if (event.detail.elt.hasAttribute("data-version")) event.detail.elt.tableNews = null;
+    var elt = event.detail.elt;
+    if (!elt.hasAttribute("data-version")) return;
+    elt.tableNews = null;
+    elt.fetchedAt = Date.now();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var live = event.detail.target;

@@ -102,13 +102,17 @@ def asgi_server() -> Iterator[str]:
     thread.join(timeout=10)
 
 
-# Counts, in each page, the fetches of a live region made by the every-second poll: those no
-# event triggered (a push's news and a socket's (re)connection trigger "table-changed").
+# Counts, in each page, the fetches of a live region made by the every-second poll while its
+# socket was closed: those no event triggered (a push's news and a socket's (re)connection
+# trigger "table-changed"). The safety fetch an open socket lets through every 30 s is not one.
 COUNT_POLLS = """
 window.tablePolls = 0;
+window.safetyFetches = 0;
 document.addEventListener("htmx:beforeSend", function (event) {
-  var config = event.detail.requestConfig;
-  if (event.detail.elt.hasAttribute("data-version") && config && !config.triggeringEvent) window.tablePolls++;
+  var config = event.detail.requestConfig, elt = event.detail.elt;
+  if (!elt.hasAttribute("data-version") || !config || config.triggeringEvent) return;
+  if (elt.hasAttribute("data-pushed")) window.safetyFetches++;
+  else window.tablePolls++;
 });
 """
 

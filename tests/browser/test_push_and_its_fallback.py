@@ -120,3 +120,39 @@ def test_a_move_made_before_the_socket_joined_is_fetched_once_it_has(new_context
     host.goto(f"/s/{session.pk}/")
     shows_version(host, session.version + 1, timeout=3_000)
     assert host.locator("#session").get_attribute("data-pushed") == ""
+
+
+def test_news_a_broken_push_layer_lost_is_fetched_by_the_safety_fetch_while_the_socket_stays_open(
+    new_context: OpenContext,
+) -> None:
+    """A socket that stays open but hears nothing after its first message (its server's Redis
+    went away): the page still fetches itself every 30 seconds, and finds the move."""
+    session = a_table("tower-of-babel", password="push-pass-123")
+    seat = session.seats.first()
+    assert seat is not None
+    context = new_context()
+
+    def first_message_only(socket: WebSocketRoute) -> None:
+        server, heard = socket.connect_to_server(), list[str | bytes]()
+
+        def forward_the_first(message: str | bytes) -> None:
+            if not heard:
+                socket.send(message)
+            heard.append(message)
+
+        server.on_message(forward_the_first)
+
+    context.route_web_socket("**/ws/**", first_message_only)
+    context.clock.install()
+    host = context.new_page()
+    log_in(host, "ada", "push-pass-123")
+    fetched = live_fetches(host)
+    host.goto(f"/s/{session.pk}/")
+    expect(host.locator("#session[data-pushed]")).to_have_count(1)
+    advance(session, tob.FIRST_PLAYER, seat=seat.key)
+    host.wait_for_timeout(3_000)
+    assert fetched == []  # the news was lost and the poll is quiet while the socket is open
+    host.clock.fast_forward("00:31")
+    shows_version(host, session.version, timeout=5_000)
+    assert len(fetched) == 1
+    assert host.evaluate("window.safetyFetches") == 1
