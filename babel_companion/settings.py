@@ -164,6 +164,9 @@ def database(url: str | None) -> dict[str, Any]:
 
 
 DATABASES = {"default": database(os.getenv("DATABASE_URL"))}
+# Requests served at once by each server process (babel_companion.asgi): as many as the
+# database pool lends connections, so that none waits for one (docs/live-table.md).
+REQUEST_THREADS = envint("REQUEST_THREADS", os.getenv("DB_POOL_SIZE", "10"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.getenv("REDIS_URL", "")
