@@ -19,25 +19,26 @@ On a Tower of Babel table of 3 players, each with a phone:
 - hello: a view answering ``HttpResponse("hello")`` (the baseline, ``bench/hello_urls.py``);
 - a move: the host's pass (``POST /s/<id>/play/pass/`` from htmx, answered 204: the region
   then fetches itself, as every member's screen does) and a score entry
-  (``POST /s/<id>/scores/``). Once committed and before the table hears of it, a move renders
-  the members' region and the phones' board of the version it made, in its own language
-  (``sessions.regions.keep_ahead``): that render is part of the move's cost;
+  (``POST /s/<id>/scores/``). A move renders nothing ahead of the devices (issue 41): its news
+  goes out once it is committed;
 - the fetches after a change (a pass by the host, made before each and not timed), as each
   device makes them when it hears of it, without an ETag (the version is new to them): the
-  host's region (``GET /s/<id>/live/``), kept by the move, as every other member's screen gets
-  it; each seated phone (``GET /j/<code>/live/``) renders its own part around the board the
-  move kept, and so does the first phone watching without a seat, whose render the other
+  host's region (``GET /s/<id>/live/``), kept by the first member's screen that rendered it
+  (made before each and not timed: ``change_seen_by``), as every other member's screen gets it;
+  each seated phone (``GET /j/<code>/live/``) renders its own part around the board the first
+  phone rendered, and so does the first phone watching without a seat, whose render the other
   watchers get;
 - the same fetches after a pass made in another language (Italian) than the screens'
-  (English): the move renders the views the screens showed lately, whatever its own;
-- a fetch that no move rendered ahead: the members' region asked of another name of the
-  server (its links are absolute), whose first device renders each version;
+  (English): nothing changes, each view is rendered by its own first device;
+- a fetch of a version no device rendered yet: the members' region asked of another name of
+  the server (its links are absolute), whose first device renders each version;
 - a phone's 304 (its version unchanged);
 - a table's cycle: the host's pass and the six devices' fetches after it, measured as one (what
   a move costs the server in all, whoever renders what: two cores give 2,000 ms of CPU a
   second, so a table moving once a second can be held at most 2,000 / this many times over);
   through the server, once more with the six fetches sent at once, as a push makes the devices
-  send them: the devices of a view that ask for a render nobody has kept yet each render it.
+  send them: the devices of a view that ask for a render nobody has kept yet wait for the
+  first one's (within a process: ``live.rendered_once``).
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
 sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
@@ -275,7 +276,7 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
         a_pass()
 
     def a_change_in_italian() -> None:
-        """A pass whose renders kept ahead are in Italian: the table's English screens render."""
+        """A pass sent in Italian: the table's English screens render their own views."""
         read_version()
         data = {"expected_version": seen["version"]}
         answer = host.post(f"/s/{session.pk}/play/pass/", data, headers={**htmx, "Accept-Language": "it"})
@@ -310,8 +311,8 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
         return prepare
 
     def elsewhere_fetch(device: Any) -> Callable[[], None]:
-        """The members' region asked of another name of the server: its links are absolute, so
-        no move renders it ahead, and the first of its devices renders each version."""
+        """The members' region asked of another name of the server (its links are absolute):
+        the first of its devices renders each version."""
         elsewhere = f"localhost:{server.port}" if server else "localhost"
 
         def fetched() -> None:

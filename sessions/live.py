@@ -5,7 +5,9 @@ the page's own query), so a fetch that finds nothing new answers 304 with no bod
 changed session is loaded in full and rendered, and that render is kept in the cache under
 the ETag for the next device that shows the same thing (a second member's screen, a phone
 that watches without a seat, a device fetching again): every device of a view, after a
-change, costs one render, not one each. What each device must have of its own, its CSRF
+change, costs one render, not one each. The devices of a view fetch a new version within a
+few milliseconds of each other; those that ask while its first render is under way in their
+process wait for it (``rendered_once``). What each device must have of its own, its CSRF
 token and its forms' idempotency keys, is put in as the body is served. A phone that holds a
 seat (whose region shows that seat's secrets) has its device in the ETag, so its render is
 never another device's.
@@ -27,12 +29,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import time
+import threading
 import uuid
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core import signing
@@ -215,77 +218,10 @@ def shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
     return Shown(session_id, night_id, version or 0, revision)
 
 
-def keep_render(
-    request: HttpRequest, *, path: str, shown: Shown, render: Callable[[], HttpResponse], **varies: Any
-) -> None:
-    """Keeps ``render()`` as the answer to the devices that will fetch ``path`` (with no query,
-    in this request's language, with ``varies`` as ``live_response`` is given them) at
-    ``shown``'s versions. A move calls it before the table hears of the version it made
-    (``services.append_event``): the render a version costs is then paid by the move, once,
-    and no device's fetch pays it."""
-    etag = _etag(shown.version, _rest("", varies))
-    _keep(_render_key(request.get_host(), path, etag), render())
-
-
-def keep_board(request: HttpRequest, session: GameSession, *, view: View, shown: Shown) -> None:
-    """Keeps the board of ``session`` as the devices of ``view`` (phones or table displays, in
-    the active language) show it (``with_shared_board``), for a move to call as ``keep_render``:
-    each seated phone then renders only its own part, and a display nothing."""
-    context = live_context(session, viewer=view.kind, hints=view.hints, shown=shown)
-    context["code"] = view.place
-    key = _board_key(context)
-    if key is not None:  # a version a move just made: nobody has rendered it yet
-        _rendered_board(request, context, key)
-
-
-# What the screens of a session rendered for themselves lately (a view no move had kept
-# ahead), so that the next moves render it ahead whatever the mover's own language or hints
-# (``regions.keep_ahead``). A view is dropped this long after its devices last rendered it:
-# those that leave the table cost the moves that many seconds of renders at most, and those
-# that stay render one version of their own that often.
-SEEN_SECONDS = 600
 # A view's kind is ``live_context``'s viewer: the members' region, or a board's devices.
 MEMBER = "member"
 GUEST = "guest"  # the phones
 TABLE = "table"  # the table displays
-
-
-@dataclass(frozen=True, order=True)
-class View:
-    """A view of a session that devices share a render of: ``kind`` (the members' region,
-    "member", or the board of the phones, "guest", or of the table displays, "table"), its language and
-    hints, and ``place``: the host the members' screens asked (their links are absolute), or
-    the join code the board's devices joined with."""
-
-    kind: str
-    language: str
-    hints: bool
-    place: str
-
-    @classmethod
-    def here(cls, kind: str, place: str, *, hints: bool) -> View:
-        """The view ``kind`` of ``place`` in the active language."""
-        return cls(kind, get_language(), hints, place)
-
-
-def note_view(session_id: int, view: View) -> None:
-    """Remembers that a device of ``view`` rendered it itself (``SEEN_SECONDS``). Two devices
-    noting at once may lose one note: that view then renders its next version itself, and is
-    noted again."""
-    key = _seen_key(session_id)
-    seen = caching.get(key) or {}
-    seen[view] = time.time()
-    caching.set_value(key, seen, timeout=SEEN_SECONDS)
-
-
-def views_seen(session_id: int) -> set[View]:
-    """The views of the session that its devices rendered within ``SEEN_SECONDS``."""
-    now = time.time()
-    return {view for view, at in (caching.get(_seen_key(session_id)) or {}).items() if now - at < SEEN_SECONDS}
-
-
-def _seen_key(session_id: int) -> str:
-    return f"live-seen:{session_id}"
 
 
 def _rest(query: str, varies: dict[str, Any]) -> list[str]:
@@ -340,17 +276,65 @@ def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
 
 
 def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
-    """``render()``'s answer, kept for the next device of this ETag when it is a page."""
-    response = render()
-    _keep(_render_key(request.get_host(), request.path, etag), response)
-    return _revalidated(response, etag)
+    """``render()``'s answer, kept for the next device of this ETag when it is a page; or,
+    when another device of this process is rendering the same ETag now, its render made
+    this device's own."""
+    key = _render_key(request.get_host(), request.path, etag)
+    mine: list[HttpResponse] = []
+
+    def render_and_keep() -> tuple[str, str] | None:
+        response = render()
+        mine.append(response)
+        if response.status_code != 200:  # not a page: each device gets its own answer
+            return None
+        body = response.content.decode()
+        caching.add(key, (zlib.compress(response.content, 1), response["Content-Type"]), timeout=RENDER_SECONDS)
+        return body, response["Content-Type"]
+
+    shared = rendered_once(key, render_and_keep)
+    if mine:
+        return _revalidated(mine[0], etag)
+    if shared is None:
+        return _revalidated(render(), etag)
+    body, content_type = shared
+    return _revalidated(HttpResponse(for_this_device(request, body), content_type=content_type), etag)
 
 
-def _keep(key: str, response: HttpResponse) -> None:
-    """Keeps ``response`` under ``key`` for the next devices, when it is a page."""
-    if response.status_code == 200:
-        kept = (zlib.compress(response.content, 1), response["Content-Type"])
-        caching.add(key, kept, timeout=RENDER_SECONDS)
+T = TypeVar("T")
+
+# The renders this process is making now, by key: a device asking for one waits for it rather
+# than making it again. After a move the devices of a view fetch the same version within a few
+# milliseconds of each other; each process then renders each view once.
+_rendering: dict[str, Future[Any]] = {}
+_rendering_lock = threading.Lock()
+# How long a device waits for another's render before it makes its own.
+RENDER_WAIT_SECONDS = 10
+
+
+def rendered_once(key: str, render: Callable[[], T]) -> T:
+    """``render()``, or what the same render under ``key``, under way in another thread of
+    this process, gives (its result or its exception)."""
+    with _rendering_lock:
+        under_way = _rendering.get(key)
+        if under_way is None:
+            ours: Future[Any] = Future()
+            _rendering[key] = ours
+    if under_way is not None:
+        try:
+            return cast(T, under_way.result(timeout=RENDER_WAIT_SECONDS))
+        except TimeoutError:
+            return render()
+    try:
+        result = render()
+    except BaseException as error:
+        ours.set_exception(error)
+        raise
+    else:
+        ours.set_result(result)
+        return result
+    finally:
+        with _rendering_lock:
+            del _rendering[key]
 
 
 def for_this_device(request: HttpRequest, body: str) -> str:
@@ -375,12 +359,11 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
         return
     kept = caching.get(key)
     if kept is None:
-        html = _rendered_board(request, context, key)
-        view = View.here(context["viewer"], context.get("code", ""), hints=context.get("hints", False))
-        note_view(context["session"].pk, view)
+        html = rendered_once(key, lambda: _rendered_board(request, context, key))
     else:
-        html = for_this_device(request, zlib.decompress(kept).decode())
-    context["board_html"] = mark_safe(html)  # the template engine rendered it, escaping included
+        html = zlib.decompress(kept).decode()
+    # The template engine rendered it, escaping included; each device gets its own tokens.
+    context["board_html"] = mark_safe(for_this_device(request, html))
 
 
 def _board_key(context: dict[str, Any]) -> str | None:

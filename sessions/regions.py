@@ -1,18 +1,15 @@
-"""The members' region of a session (the host's screen): its context, its render, and the
-renders a move keeps for the table's screens before they hear of it.
+"""The members' region of a session (the host's screen): its context and its render.
 
-Below the pages (``sessions.views``) that show it and the phones' moves that keep it.
+Below the pages (``sessions.views``) that show it.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import translation
 
 from scoring import session as core
 from scoring.babel_on import engine as bo
@@ -22,19 +19,7 @@ from sessions.event_words import described, told_with_latest
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.hints import hints_on
-from sessions.live import (
-    GUEST,
-    MEMBER,
-    Shown,
-    View,
-    keep_board,
-    keep_render,
-    live_context,
-    note_view,
-    region_shown,
-    shown_board,
-    views_seen,
-)
+from sessions.live import MEMBER, Shown, live_context, region_shown, shown_board
 from sessions.models import GameSession
 
 REGION_TEMPLATE = "sessions/_session.html"
@@ -99,71 +84,12 @@ def session_context(
 
 
 def render_region(request: HttpRequest, session: GameSession, *, hints: bool, revision: int) -> HttpResponse:
-    """The members' region of ``session`` as a live fetch (no query) gets it when no move kept
-    it: the view is noted, and the next moves render it ahead (``keep_ahead``)."""
-    note_view(session.pk, View.here(MEMBER, request.get_host(), hints=hints))
-    return render(request, REGION_TEMPLATE, _region_context(request, session, hints=hints, revision=revision))
-
-
-def _region_context(request: HttpRequest, session: GameSession, *, hints: bool, revision: int) -> dict[str, Any]:
-    return session_context(request, session, query=QueryDict(), hints=hints, revision=revision)
+    """The members' region of ``session`` as a live fetch (no query) gets it."""
+    context = session_context(request, session, query=QueryDict(), hints=hints, revision=revision)
+    return render(request, REGION_TEMPLATE, context)
 
 
 def region_varies(shown: Shown, *, hints: bool) -> dict[str, Any]:
     """What the members' region depends on besides the versions (``live_response``'s
-    ``varies``): a move keeps its render under the ETag a fetch will send."""
+    ``varies``), a part of the ETag its fetches send."""
     return {"session": shown.session_id, "viewer": MEMBER, "hints": hints}
-
-
-def keep_ahead(request: HttpRequest, written: GameSession, *, own: View | None) -> None:
-    """Renders what the table's screens fetch after a move, once it is committed and before
-    they hear of it (``services.append_event``'s ``before_announce``, which gives ``written``):
-    the members' region and the boards of the phones and table displays, in each view their
-    devices rendered lately (``live.views_seen``: a language, the hints on or off), and in the
-    mover's ``own`` view (None: a move sent from no screen of the session). A view nobody has
-    shown yet is the host's screen, and the phones' board, in the mover's language without
-    hints. The session is read as the screens read it (``selectors.kept_session``): built
-    from the version before, and kept for them."""
-    session = selectors.kept_session(written.pk, written.version)
-    if session is None or not session.is_open:  # a game that ends changes its page: no region fetches it
-        return
-    shown, host = region_shown(session), request.get_host()
-    seen = views_seen(session.pk)
-    # The region's links are absolute: a screen that asked another host renders its own.
-    members = {view for view in seen if view.kind == MEMBER and view.place == host}
-    boards = {view for view in seen if view.kind != MEMBER}
-    if own is not None:
-        (members if own.kind == MEMBER else boards).add(own)
-    members = members or {View.here(MEMBER, host, hints=False)}
-    join_code = None
-    for view in sorted(members):
-        with translation.override(view.language):
-            join_code = _keep_region(request, session, shown=shown, hints=view.hints)
-    if join_code is not None and not any(view.kind == GUEST for view in boards):
-        boards.add(View.here(GUEST, join_code, hints=False))
-    for view in sorted(boards):
-        with translation.override(view.language):
-            keep_board(request, session, view=view, shown=shown)
-
-
-def keep_ahead_of_the_api(request: HttpRequest, written: GameSession) -> None:
-    """``keep_ahead`` for a move sent through the API, from no screen of the session. It renders
-    with a copy of the request: the renders' CSRF token (each device is given its own) must
-    not give the API's answer a cookie."""
-    apart = copy.copy(request)
-    apart.META = dict(request.META)
-    keep_ahead(apart, written, own=None)
-
-
-def _keep_region(request: HttpRequest, session: GameSession, *, shown: Shown, hints: bool) -> str | None:
-    """Keeps the members' region in the active language with ``hints``; the night's join code,
-    if the phones have one."""
-    context = _region_context(request, session, hints=hints, revision=shown.revision)
-    keep_render(
-        request,
-        path=reverse("session_live", args=[session.pk]),
-        shown=shown,
-        render=lambda: render(request, REGION_TEMPLATE, context),
-        **region_varies(shown, hints=hints),
-    )
-    return None if context["join_code"] is None else str(context["join_code"].code)

@@ -281,7 +281,6 @@ def start_session(
     expected_version: int,
     author: User | None = None,
     idempotency_key: str | None = None,
-    before_announce: Callable[[GameSession], None] | None = None,
 ) -> EventOutcome:
     """The game started on the pages, and in Tower of Babel its first player named at once:
     the one the app drew (TB-9: "the product offers a random pick"), so the table plays
@@ -296,7 +295,6 @@ def start_session(
             type=core.START,
             author=author,
             idempotency_key=idempotency_key,
-            before_announce=None if draws_first else before_announce,
         )
         drawn = (outcome.session.state.get("game") or {}).get("suggested_first")
         if outcome.created and draws_first and drawn:
@@ -306,7 +304,6 @@ def start_session(
                 type=tob.FIRST_PLAYER,
                 payload={"seat": drawn},
                 author=author,
-                before_announce=before_announce,
             )
     return outcome
 
@@ -318,7 +315,6 @@ def name_first_player(
     seat: str,
     author: User | None = None,
     idempotency_key: str | None = None,
-    before_announce: Callable[[GameSession], None] | None = None,
 ) -> EventOutcome:
     """Tower of Babel's first player named by the table (TB-9): the first naming, or another
     player before anyone has moved, as an undo of the one named before and this naming (the
@@ -351,7 +347,6 @@ def name_first_player(
             payload={"seat": seat},
             author=author,
             idempotency_key=key,
-            before_announce=before_announce,
         )
 
 
@@ -364,13 +359,9 @@ def append_event(
     author: User | None = None,
     author_label: str = "",
     idempotency_key: str | None = None,
-    before_announce: Callable[[GameSession], None] | None = None,
 ) -> EventOutcome:
-    """Record one event after the engine accepts it; finishing writes the Results too.
-
-    ``before_announce(session)`` runs once the event is committed, before the table's devices
-    hear of it: the mover's chance to render what they will fetch (``regions.keep_ahead``). What it
-    raises is logged: the move stands, and the devices render for themselves."""
+    """Record one event after the engine accepts it; finishing writes the Results too. The
+    table's devices hear of it as soon as it is committed (``push.announce``)."""
     payload = dict(payload or {})
     if len(payload) > MAX_PAYLOAD_KEYS:
         raise RuleError(gettext_noop("Too much data in one event."), field="payload")
@@ -391,7 +382,6 @@ def append_event(
                 author=author,
                 author_label=author_label,
                 key=key,
-                before_announce=before_announce,
             )
     except IntegrityError:
         # Another writer took this sequence number (or key) between our read and write.
@@ -411,7 +401,6 @@ def _record(
     author: User | None,
     author_label: str,
     key: str | None,
-    before_announce: Callable[[GameSession], None] | None,
 ) -> SessionEvent:
     rules = get_game(session.game).rules
     if type not in rules.event_types():
@@ -451,12 +440,10 @@ def _record(
     night_id, session_id, version = session.night_id, session.pk, session.version
 
     def committed() -> None:
+        # What the devices' fetches read (one round trip), then the news: every device fetches
+        # the version, the first of each view rendering it for the others (``live``); nothing
+        # is rendered ahead of them.
         caching.set_many(moved, timeout=VERSION_CACHE_SECONDS)
-        if before_announce is not None:
-            try:
-                before_announce(session)
-            except Exception:  # a render for the devices, not the move: they render for themselves
-                logger.exception("rendering session %s at version %s ahead of its devices failed", session_id, version)
         push.announce(night_id=night_id, session_id=session_id, version=version)
 
     transaction.on_commit(committed)

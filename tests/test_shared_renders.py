@@ -6,9 +6,15 @@ another device's."""
 from __future__ import annotations
 
 import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from unittest import mock
 
+import pytest
 from django.test import Client
 
+from sessions.views import play
 from tests.conftest import advance, client_for, started_tower
 
 KEYS = re.compile(r'name="idempotency_key" value="([0-9a-f]{32})"')
@@ -95,3 +101,28 @@ def test_seated_phones_share_one_render_of_the_board_and_keep_their_own_seat(ses
     advance(session, "tob.pass")  # a new version: its board is rendered again
     third = bruno.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
     assert board in [template.name for template in third.templates]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_members_fetching_a_new_version_at_once_wait_for_one_render(owner, member, session):
+    """Issue 41, point 2: nothing is rendered ahead of the devices any more; those of a view that
+    ask at once for a version nobody has rendered share the first one's render (in a process)."""
+    started_tower(session)
+    url = f"/s/{session.pk}/live/"
+    screens = [client_for(owner), client_for(member)]
+    renders: list[int] = []
+    render_region = play.render_region
+
+    def slow_render(*args: Any, **kwargs: Any) -> Any:
+        renders.append(1)
+        time.sleep(0.5)  # long enough for the second screen to ask while it is under way
+        return render_region(*args, **kwargs)
+
+    with mock.patch.object(play, "render_region", slow_render), ThreadPoolExecutor(max_workers=2) as fetches:
+        answers = list(fetches.map(lambda screen: _region(screen, url), screens))
+    assert len(renders) == 1
+    assert all(f'data-version="{session.version}.' in answer for answer in answers)
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer) for answer in answers]
+    assert tokens[0]
+    assert tokens[1]
+    assert tokens[0][1] != tokens[1][1]  # each with its own CSRF token

@@ -26,7 +26,6 @@ from sessions.api.serializers import (
     SessionOut,
 )
 from sessions.boards import public_payloads
-from sessions.regions import keep_ahead_of_the_api
 
 
 @extend_schema(
@@ -104,7 +103,6 @@ def session_events(request: Request, session_id: int) -> Response:
             payload=data["payload"],
             author=request.user if isinstance(request.user, User) else None,
             idempotency_key=key,
-            before_announce=lambda written: keep_ahead_of_the_api(request._request, written),
         )
     except services.StaleWrite as stale:
         return _conflict(request, session_id=session_id, now=stale.session.version, seen=data["expected_version"])

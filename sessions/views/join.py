@@ -34,10 +34,8 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
 from sessions.live import (
-    GUEST,
     TABLE,
     Shown,
-    View,
     from_ticket,
     held_ticket,
     live_context,
@@ -47,7 +45,6 @@ from sessions.live import (
     with_shared_board,
 )
 from sessions.models import GameSession, GuestDevice
-from sessions.regions import keep_ahead
 from sessions.rule_messages import describe
 
 logger = logging.getLogger(__name__)
@@ -453,7 +450,6 @@ def guest_act(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
     if seat is None:
         return render_guest(request, phone, error=_("Say which player you are first."))
     assert phone.player is not None
-    own_view = View.here(GUEST, phone.join_code.code, hints=hints_on(request, session.pk))  # this phone's board
     for _attempt in range(3):
         current = GameSession.objects.get(pk=session.pk)
         try:
@@ -464,7 +460,6 @@ def guest_act(request: HtmxRequest, phone: GuestDevice) -> HttpResponse:
                 payload=board.phone_payload(event_type, request.POST, seat=seat, session=current),
                 author_label=phone.player.name,
                 idempotency_key=request.POST.get("idempotency_key") or None,
-                before_announce=lambda written: keep_ahead(request, written, own=own_view),
             )
         except services.StaleWrite:
             continue

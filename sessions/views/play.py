@@ -31,9 +31,9 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.games import get_game
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
-from sessions.live import MEMBER, Shown, View, from_ticket, held_ticket, live_response, region_shown
+from sessions.live import Shown, from_ticket, held_ticket, live_response, region_shown
 from sessions.models import GameSession, JoinCode
-from sessions.regions import REGION_TEMPLATE, keep_ahead, region_varies, render_region, seat_names, session_context
+from sessions.regions import REGION_TEMPLATE, region_varies, render_region, seat_names, session_context
 from sessions.rule_messages import describe
 
 ACTIONS = {"start": core.START, "finish": core.FINISH, "abandon": core.ABANDON, "undo": core.UNDO}
@@ -200,7 +200,6 @@ def _write(
             expected_version=form.cleaned_data["expected_version"],
             author=request.user,
             idempotency_key=form.cleaned_data["idempotency_key"],
-            before_announce=lambda written: keep_ahead(request, written, own=_own_view(request, session)),
         )
     except services.StaleWrite as stale:
         fresh = selectors.session_of_member(request.user, stale.session.pk)
@@ -211,8 +210,8 @@ def _write(
         return _refused(request, session, form, form_name=form_name, status=400, error=error)
     if request.htmx and session.is_open and outcome.session.is_open:
         # A move within a game: the region then fetches itself like every member's screen
-        # (static/js/app.js), and gets the render the move kept for all of them (``keep_ahead``),
-        # not one more in the mover's answer. A game that opens or closes changes its page.
+        # (static/js/app.js), and shares their render of the version (``live``), not one more
+        # in the mover's answer. A game that opens or closes changes its page.
         answer = HttpResponse(status=204)
         answer[MOVED_TO] = str(outcome.session.version)
         return answer
@@ -230,11 +229,6 @@ def _writer(event_type: str, payload: dict[str, Any]) -> Callable[..., services.
     if event_type == tob.FIRST_PLAYER:
         return partial(services.name_first_player, seat=str(payload.get("seat") or ""))
     return partial(services.append_event, type=event_type, payload=payload)
-
-
-def _own_view(request: MemberRequest, session: GameSession) -> View:
-    """The view of the mover's own screen, the host's page, which fetches the region next."""
-    return View.here(MEMBER, request.get_host(), hints=hints_on(request, session.pk))
 
 
 def _refused(

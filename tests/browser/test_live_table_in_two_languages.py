@@ -1,6 +1,6 @@
 """A table in two languages: the host's screen and Ada's phone in English, Bruno's phone in
-Italian. A move renders ahead the views the table's screens show (issue 16), whatever the
-mover's own language: each screen follows every move, by push alone, in its own language."""
+Italian. Whatever the mover's own language, each screen follows every move, by push alone, in
+its own language (each view's first device renders it for the others)."""
 
 from __future__ import annotations
 
