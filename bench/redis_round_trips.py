@@ -1,0 +1,108 @@
+"""Redis round trips of a move and of its devices' fetches (issue 41, point 3: at most 8 for a
+move and all its fetches), on PostgreSQL and Redis as in production.
+
+Run from the repository root: ``.venv/bin/python -m bench.redis_round_trips``. PostgreSQL is
+``BENCH_DATABASE_URL`` (default postgres://postgres@127.0.0.1:5432/babel_bench_trips, dropped
+and created afresh), Redis ``BENCH_REDIS_URL`` (default redis://127.0.0.1:6379/9, flushed).
+A Tower of Babel table of three players, each with a seated phone, and the host's screen; the
+host passes, then the host's screen and the three phones fetch their regions as the push makes
+them (each sending back the ticket of its last answer, as static/js/app.js does). Three
+cycles warm it up; the fourth is counted: each command or pipeline the cache's Redis client
+sends is one round trip (the push's PUBLISH, sent by the channel layer's own client, is one
+more and not counted here). Printed: the round trips of the move and of each fetch, by command.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.databases import environment, set_up_django
+
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_trips"
+REDIS_URL = "redis://127.0.0.1:6379/9"
+
+
+def counted_round_trips() -> list[tuple[str, Counter[str]]]:
+    import redis
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from bench.tables import started_tower
+    from sessions import services
+    from sessions.live import TICKET_HEADER
+
+    setup_test_environment()  # the test client's host name allowed
+    trips: Counter[str] = Counter()
+    command, pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
+
+    def one_command(self: Any, *args: Any, **options: Any) -> Any:
+        trips[str(args[0])] += 1
+        return command(self, *args, **options)
+
+    def one_pipeline(self: Any, *args: Any, **options: Any) -> Any:
+        trips[f"pipeline of {len(self.command_stack)}"] += 1
+        return pipeline(self, *args, **options)
+
+    redis.Redis.execute_command = one_command  # type: ignore[method-assign]
+    redis.client.Pipeline.execute = one_pipeline  # type: ignore[method-assign]
+
+    owner, session, _players = started_tower()
+    code = services.create_join_code(session=session).code
+    host = Client()
+    host.force_login(owner)
+    phones = []
+    for seat in session.seats.all():
+        phone = Client()
+        phone.get(f"/j/{code}/")
+        phone.post(f"/j/{code}/seat/", {"seat": seat.key})
+        phones.append(phone)
+    tickets: dict[int, str] = {}
+
+    def fetch(device: Client, url: str, target: str) -> None:
+        headers = {"HX-Request": "true", "HX-Target": target, TICKET_HEADER: tickets.get(id(device), "")}
+        answer = device.get(url, headers=headers)
+        assert answer.status_code == 200, answer.status_code
+        tickets[id(device)] = answer.get(TICKET_HEADER, "")
+
+    def move() -> None:
+        session.refresh_from_db()
+        headers = {"HX-Request": "true", "HX-Target": "session"}
+        answer = host.post(f"/s/{session.pk}/play/pass/", {"expected_version": session.version}, headers=headers)
+        assert answer.status_code == 204, answer.status_code
+
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("the move (the host's pass)", move),
+        ("the host's fetch", lambda: fetch(host, f"/s/{session.pk}/live/", "session")),
+    ]
+    steps += [
+        (f"phone {n}'s fetch", lambda p=phone: fetch(p, f"/j/{code}/live/", "guest"))
+        for n, phone in enumerate(phones, 1)
+    ]
+    for _warm in range(3):
+        for _name, step in steps:
+            step()
+    counted = []
+    for name, step in steps:
+        trips.clear()
+        step()
+        counted.append((name, Counter(trips)))
+    return counted
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        env, described = environment("postgres", Path(folder), postgres_url=POSTGRES_URL, redis_url=REDIS_URL)
+        set_up_django(env)
+        print(described)
+        counted = counted_round_trips()
+    for name, trips in counted:
+        print(f"{name:28} {sum(trips.values()):3}  {dict(sorted(trips.items()))}")
+    print(f"{'a move and its fetches':28} {sum(sum(t.values()) for _n, t in counted):3}  (target: 8)")
+
+
+if __name__ == "__main__":
+    main()
