@@ -78,10 +78,11 @@ def counted_round_trips() -> list[tuple[str, Counter[str]]]:
         ("the move (the host's pass)", move),
         ("the host's fetch", lambda: fetch(host, f"/s/{session.pk}/live/", "session")),
     ]
-    steps += [
-        (f"phone {n}'s fetch", lambda p=phone: fetch(p, f"/j/{code}/live/", "guest"))
-        for n, phone in enumerate(phones, 1)
-    ]
+
+    def phone_fetch(phone: Client) -> Callable[[], None]:
+        return lambda: fetch(phone, f"/j/{code}/live/", "guest")
+
+    steps += [(f"phone {number}'s fetch", phone_fetch(phone)) for number, phone in enumerate(phones, 1)]
     for _warm in range(3):
         for _name, step in steps:
             step()
