@@ -82,12 +82,16 @@ def live_response(
     """``render()``'s answer, or 304 when the device already has this version of it; either
     with a ticket for the next fetch (naming the phone's ``device_id``, when it is one).
 
-    ``varies`` names what else the rendering depends on (the viewer, its seat, ...).
+    ``varies`` names what else the rendering depends on (the viewer, its seat, ...); a
+    render that varies with the ``device`` (a seat's secrets) is its device's alone, and is
+    neither looked for nor kept in the cache.
     """
     rest = _rest(request.GET.urlencode(), varies)
     etag = _etag(shown.version, rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = _not_modified(etag)
+    elif not _shared(rest):
+        response = _revalidated(render(), etag)
     else:
         response = _kept_render(request, etag) or _rendered(request, etag, render)
     ticket = _ticket(request, shown, rest, device_id)
@@ -142,8 +146,10 @@ def from_ticket(request: HttpRequest, ticket: Ticket | None) -> HttpResponse | N
     etag = _etag(ticket.shown.version, ticket.rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse | None = _not_modified(etag)
-    else:
+    elif _shared(ticket.rest):
         response = _kept_render(request, etag)
+    else:  # a render of this device's alone: none is kept
+        response = None
     if response is not None:
         response[TICKET_HEADER] = ticket.sent
     return response
@@ -227,6 +233,12 @@ TABLE = "table"  # the table displays
 def _rest(query: str, varies: dict[str, Any]) -> list[str]:
     """The parts of an ETag besides the versions: the language, the page's query and ``varies``."""
     return [get_language(), query, *(f"{k}={v}" for k, v in sorted(varies.items()))]
+
+
+def _shared(rest: list[str]) -> bool:
+    """Whether other devices may get a render with these ETag parts: not when it names a
+    device (a seated phone's region shows its seat's secrets)."""
+    return not any(part.startswith("device=") and part != "device=" for part in rest)
 
 
 def _etag(version: str, rest: list[str]) -> str:

@@ -14,6 +14,8 @@ from unittest import mock
 import pytest
 from django.test import Client
 
+from sessions import caching
+from sessions.live import TICKET_HEADER
 from sessions.views import play
 from tests.conftest import advance, client_for, started_tower
 
@@ -69,6 +71,31 @@ def test_a_seated_phone_never_gets_another_phones_render(session):
     page = _region(bruno, f"/j/{code}/live/")
     assert "You are Bruno" in page
     assert "You are Ada" not in page
+
+
+def test_a_seated_phones_region_is_neither_looked_for_nor_kept_in_the_cache(session):
+    """Its ETag names its device (its seat's secrets): no other device could use it, so the
+    cache is not asked for it nor given it (issue 41, point 3: two round trips a fetch)."""
+    session, seats, code = started_tower(session)
+    ada = Client()
+    ada.post(f"/j/{code}/seat/", {"seat": seats[0]})
+    asked: list[str] = []
+    get, add = caching.get, caching.add
+
+    def noted_get(key: str) -> Any:
+        asked.append(key)
+        return get(key)
+
+    def noted_add(key: str, value: Any, *, timeout: int) -> None:
+        asked.append(key)
+        add(key, value, timeout=timeout)
+
+    with mock.patch.object(caching, "get", noted_get), mock.patch.object(caching, "add", noted_add):
+        first = ada.get(f"/j/{code}/live/", HTTP_HX_REQUEST="true")
+        again = ada.get(f"/j/{code}/live/", headers={"HX-Request": "true", TICKET_HEADER: first[TICKET_HEADER]})
+    assert first.status_code == again.status_code == 200
+    assert asked  # the board, the phones of the seats, ...
+    assert not [key for key in asked if key.startswith("live-render:")]
 
 
 def test_a_watching_phone_gets_another_watchers_render(session, django_assert_max_num_queries):
