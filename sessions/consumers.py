@@ -3,7 +3,7 @@ group on the host's page, a phone that joined the night by a working code), else
 its night's group, where ``sessions.push.announce`` says what changed.
 
 Its first message says what the device's region shows now, ``{"now": {"session": N,
-"region": "V.R"}}`` (``sessions.live.region_version``): a page that shows it already fetches
+"region": "V.R"}}`` (``sessions.table.shown.region_version``): a page that shows it already fetches
 nothing when its socket (re)connects; one that missed news meanwhile fetches itself once."""
 
 from __future__ import annotations

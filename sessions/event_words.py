@@ -29,6 +29,7 @@ from sessions import caching
 from sessions.boards.tower_of_babel import WONDER_NAMES
 from sessions.games import get_game
 from sessions.models import GameSession, SessionEvent
+from sessions.table import keys
 
 
 @dataclass(frozen=True)
@@ -209,9 +210,7 @@ def sentence(event_type: str, moment: Moment) -> str:
 
 # A version's sentences never change. Each version's are kept with what the next version
 # needs to tell its one new event (the state it leaves, the moves an undo can take back), so
-# a move tells one event, not the whole log again; kept long enough for every device of a
-# table to read them after a move, and for the next move to start from them.
-SENTENCES_SECONDS = 300
+# a move tells one event, not the whole log again (``keys.SENTENCES_SECONDS``).
 # The newest sentences and moves in effect a version keeps: the host shows the latest
 # LOG_SHOWN, and keeping every one would copy and store the whole game's words again at every
 # version. An undo past them is told as an undo, without the move it took back.
@@ -237,7 +236,7 @@ class LogLine(NamedTuple):
 
 class Recorded(NamedTuple):
     """An event as the log is told from it: its line and its payload. The move that records it
-    keeps it in the cache (``recorded_key``) for the first screen that tells its version, which
+    keeps it in the cache (``keys.recorded_event``) for the first screen that tells its version, which
     then reads no event from the database."""
 
     line: LogLine
@@ -246,10 +245,6 @@ class Recorded(NamedTuple):
     @classmethod
     def of(cls, event: SessionEvent) -> Recorded:
         return cls(line=LogLine.of(event), payload=event.payload)
-
-
-def recorded_key(session_id: int, seq: int) -> str:
-    return f"recorded-event:{session_id}:{seq}"
 
 
 @dataclass
@@ -282,7 +277,7 @@ def _told_now(session: GameSession, *, untold: bool = False) -> Told:
     the version before when the cache still has it (one event to read and tell); else by
     replaying the whole log. Told once a version and a language, then kept."""
     key, before_key = _told_key(session.pk, session.version), _told_key(session.pk, session.version - 1)
-    new_key = recorded_key(session.pk, session.version)
+    new_key = keys.recorded_event(session.pk, session.version)
     asked = [*([] if untold else [key]), *([before_key, new_key] if session.version else [])]
     kept = caching.get_many(asked)
     if key in kept:
@@ -302,13 +297,11 @@ def _told_now(session: GameSession, *, untold: bool = False) -> Told:
 
 
 def _told_key(session_id: int, version: int) -> str:
-    # Not "event-words:", the key of a release whose Told had no log lines: an old server's
-    # Told must not be read by a new one during a deployment.
-    return f"told-log:{session_id}:{version}:{get_language()}"
+    return keys.told_log(session_id, version, get_language())
 
 
 def _last_move_key(session_id: int, version: int) -> str:
-    return f"last-move:{session_id}:{version}:{get_language()}"
+    return keys.last_move(session_id, version, get_language())
 
 
 def _keep(session: GameSession, told: Told) -> None:
@@ -316,7 +309,7 @@ def _keep(session: GameSession, told: Told) -> None:
     which show only that: the whole log in words grows with the game."""
     last = told.said.get(session.version, "")
     kept = {_told_key(session.pk, session.version): told, _last_move_key(session.pk, session.version): last}
-    caching.set_many(kept, timeout=SENTENCES_SECONDS)
+    caching.set_many(kept, timeout=keys.SENTENCES_SECONDS)
 
 
 def _names(session: GameSession) -> dict[str, str]:

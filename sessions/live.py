@@ -47,28 +47,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring import session as core
-from scoring.engine import Standing
 from sessions import caching
 from sessions.boards import DRAFTS, HINTS, Board, board_for
 from sessions.event_words import last_move
 from sessions.games import get_game
-from sessions.models import GameNight, GameSession, Seat
+from sessions.models import GameNight, GameSession
+from sessions.table import keys
+from sessions.table.shown import Row, Shown
 from sessions.winners import winners
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a live region shows the version of: a session (none for a phone that waits for
-    one) of a night, at its version and the night's revision."""
-
-    session_id: int | None
-    night_id: int
-    session_version: int
-    revision: int
-
-    @property
-    def version(self) -> str:
-        return region_version(self.session_version, self.revision)
 
 
 def live_response(
@@ -191,18 +177,14 @@ def _ticket(request: HttpRequest, shown: Shown, rest: list[str], device_id: int 
 def _shown_now(session_id: int | None, night_id: int) -> Shown | None:
     """The versions as they are now: from the cache, which ``services`` writes them to, else
     in one small query."""
-    from sessions.selectors import REVISION_CACHE_SECONDS, VERSION_CACHE_SECONDS, revision_cache_key, version_cache_key
-
     if session_id is None:  # a phone waiting for a game: only the night's revision
         return shown_in_database(None, night_id)
-    version_key, revision_key = version_cache_key(session_id), revision_cache_key(session_id)
-    cached = caching.get_many([version_key, revision_key])
-    if len(cached) == 2:
-        return Shown(session_id, night_id, cached[version_key], cached[revision_key])
+    cached = keys.versions_now(session_id)
+    if cached is not None:
+        return Shown(session_id, night_id, *cached)
     shown = shown_in_database(session_id, night_id)
-    if shown is not None:  # add: a write meanwhile wins over this read
-        caching.add(version_key, shown.session_version, timeout=VERSION_CACHE_SECONDS)
-        caching.add(revision_key, shown.revision, timeout=REVISION_CACHE_SECONDS)
+    if shown is not None:
+        keys.keep_versions(session_id, shown.session_version, shown.revision)
     return shown
 
 
@@ -256,10 +238,6 @@ def _revalidated(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
-# Every device of a table fetches a version within a second or two of its push; a version is
-# never rendered differently later, so keeping it costs only the cache's memory: compressed,
-# about 3 kB a render (a host region of 14 kB), at most RENDER_SECONDS of renders.
-RENDER_SECONDS = 30
 CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 
@@ -269,13 +247,9 @@ IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 NO_KEPT_RENDER = "_babel_no_kept_render"
 
 
-def _render_key(host: str, path: str, etag: str) -> str:
-    return "live-render:" + hashlib.sha256(f"{host} {path} {etag}".encode()).hexdigest()
-
-
 def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
     """The render a device already had under this ETag, made this device's own."""
-    key = _render_key(request.get_host(), request.path, etag)
+    key = keys.render(request.get_host(), request.path, etag)
     if getattr(request, NO_KEPT_RENDER, None) == key:  # asked already (``from_ticket``)
         return None
     kept = caching.get(key)
@@ -291,7 +265,7 @@ def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse
     """``render()``'s answer, kept for the next device of this ETag when it is a page; or,
     when another device of this process is rendering the same ETag now, its render made
     this device's own."""
-    key = _render_key(request.get_host(), request.path, etag)
+    key = keys.render(request.get_host(), request.path, etag)
     mine: list[HttpResponse] = []
 
     def render_and_keep() -> tuple[str, str] | None:
@@ -300,7 +274,7 @@ def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse
         if response.status_code != 200:  # not a page: each device gets its own answer
             return None
         body = response.content.decode()
-        caching.add(key, (zlib.compress(response.content, 1), response["Content-Type"]), timeout=RENDER_SECONDS)
+        caching.add(key, (zlib.compress(response.content, 1), response["Content-Type"]), timeout=keys.RENDER_SECONDS)
         return body, response["Content-Type"]
 
     shared = rendered_once(key, render_and_keep)
@@ -387,20 +361,13 @@ def _board_key(context: dict[str, Any]) -> str | None:
     view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
     view.append(context.get("hints", False))
     view.append(context.get("board_variant", ""))  # a board one seat's phone draws otherwise
-    return "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
+    return keys.board(view)
 
 
 def _rendered_board(request: HttpRequest, context: dict[str, Any], key: str) -> str:
     html = render_to_string(context["board_template"], context, request=request)
-    caching.add(key, zlib.compress(html.encode(), 1), timeout=RENDER_SECONDS)
+    caching.add(key, zlib.compress(html.encode(), 1), timeout=keys.RENDER_SECONDS)
     return html
-
-
-def region_version(version: int, revision: int) -> str:
-    """What a device compares to know whether its region is current: the session's version,
-    then the night's revision (join codes and the phones' seats, which are not events).
-    static/js/app.js reads the part before the dot as the session's version."""
-    return f"{version}.{revision}"
 
 
 def region_shown(session: GameSession, *, revision: int | None = None) -> Shown:
@@ -425,12 +392,6 @@ def shown_board(session: GameSession) -> Board | None:
         and rules.engine.standings(state["game"]) is None
     )
     return None if scored_by_hand else board_for(session)
-
-
-@dataclass(frozen=True)
-class Row:
-    seat: Seat
-    standing: Standing | None
 
 
 def live_context(

@@ -19,8 +19,10 @@ from sessions.event_words import described, told_with_latest
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.hints import hints_on
-from sessions.live import MEMBER, Shown, live_context, region_shown, shown_board
+from sessions.live import MEMBER, live_context, region_shown, shown_board
 from sessions.models import GameSession
+from sessions.table import keys
+from sessions.table.shown import Shown
 
 REGION_TEMPLATE = "sessions/_session.html"
 
@@ -66,7 +68,7 @@ def session_context(
         "phone_seats": phones.seats,
         # The join code and the phones panel are kept rendered for as long as their data is.
         "night_revision": shown.revision,
-        "night_kept_seconds": selectors.NIGHT_REVISION_SECONDS,
+        "night_kept_seconds": keys.NIGHT_REVISION_SECONDS,
         "join_url": None,
         "events": described(latest, said),
         "ended_something": bool(latest) and latest[0].type in ENDING_MOVES,

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
@@ -39,9 +39,8 @@ from sessions.models import (
     SessionEvent,
     WriteReceipt,
 )
-
-if TYPE_CHECKING:
-    from sessions.live import Shown
+from sessions.table import keys
+from sessions.table.shown import Shown
 
 User = Account | AnonymousUser
 M = TypeVar("M", bound=Model)
@@ -104,12 +103,8 @@ def live_session(session_id: int, version: int) -> GameSession:
     return found
 
 
-# Every screen of a table reads the session after each move, all at once: the first of a
-# version builds it from the version before (or reads it: two queries), the others (the host's,
-# the phones') take that copy.
-SHOWN_SESSION_SECONDS = 30
 # What a move changes of a session (``services`` saves these fields alone, and keeps their new
-# values under ``moved_key`` for the screens).
+# values under ``keys.moved_session`` for the screens).
 MOVED_FIELDS = ("state", "version", "status", "updated_at", "finished_at")
 
 
@@ -117,10 +112,6 @@ MOVED_FIELDS = ("state", "version", "status", "updated_at", "finished_at")
 class KeptSession:
     session: GameSession
     read_at: float  # when its night, group and seats were read from the database (time.time())
-
-
-def moved_key(session_id: int, version: int) -> str:
-    return f"moved-session:{session_id}:{version}"
 
 
 def moved_fields(session: GameSession) -> dict[str, Any]:
@@ -134,15 +125,15 @@ def kept_session(session_id: int, version: int | None) -> GameSession | None:
 
     A version a move made is built without a query from the version before's copy and the
     fields the move changed, while that copy's night, group and seats were read less than
-    SHOWN_SESSION_SECONDS ago: a renamed player shows within that time, as when each version
+    keys.SHOWN_SESSION_SECONDS ago: a renamed player shows within that time, as when each version
     was read anew. Each process also keeps the newest version it showed of each session
     (``_shown_here``): its other screens of that version copy it rather than read it from the
     cache and unpickle it again."""
     here = _shown_here.newest(session_id)
     if here is not None and version is not None and here.kept.session.version == version:
         return here.session()
-    key = _kept_key(session_id, version)
-    before_key, moved = _kept_key(session_id, (version or 0) - 1), moved_key(session_id, version or 0)
+    key = keys.shown_session(session_id, version)
+    before_key, moved = keys.shown_session(session_id, (version or 0) - 1), keys.moved_session(session_id, version or 0)
     before_here = here.kept if here is not None and version and here.kept.session.version == version - 1 else None
     if not version:
         asked = [key]
@@ -155,18 +146,18 @@ def kept_session(session_id: int, version: int | None) -> GameSession | None:
         found: KeptSession = kept[key]
         return _shown_here.keep(session_id, found).session()
     before: KeptSession | None = before_here or kept.get(before_key)
-    if before is not None and moved in kept and time.time() - before.read_at < SHOWN_SESSION_SECONDS:
+    if before is not None and moved in kept and time.time() - before.read_at < keys.SHOWN_SESSION_SECONDS:
         session = copy.copy(before.session)
         for field, value in kept[moved].items():
             setattr(session, field, value)
         built = KeptSession(session, before.read_at)
-        caching.add(key, built, timeout=SHOWN_SESSION_SECONDS)
+        caching.add(key, built, timeout=keys.SHOWN_SESSION_SECONDS)
         return _shown_here.keep(session_id, built).session()
     read_at = time.time()
     found_now = _session_pages().filter(pk=session_id).first()
     if found_now is not None and found_now.version == version:
         kept_now = KeptSession(found_now, read_at)
-        caching.add(key, kept_now, timeout=SHOWN_SESSION_SECONDS)
+        caching.add(key, kept_now, timeout=keys.SHOWN_SESSION_SECONDS)
         return _shown_here.keep(session_id, kept_now).session()
     return found_now
 
@@ -198,7 +189,7 @@ class _ShownHere:
     def newest(self, session_id: int) -> _Shown | None:
         """The newest version kept of the session, while its seats are recent enough to show."""
         shown = self._shown.get(session_id)
-        if shown is None or time.time() - shown.kept.read_at >= SHOWN_SESSION_SECONDS:
+        if shown is None or time.time() - shown.kept.read_at >= keys.SHOWN_SESSION_SECONDS:
             return None
         return shown
 
@@ -225,11 +216,6 @@ _shown_here = _ShownHere()
 def forget_shown_sessions() -> None:
     """Drop what this process keeps of the sessions it showed (the tests' databases reuse ids)."""
     _shown_here.clear()
-
-
-def _kept_key(session_id: int, version: int | None) -> str:
-    # Not "live-session:", whose value was the session alone: an old server must not read a new one's.
-    return f"shown-session:{session_id}:{version}"
 
 
 def session_to_move(user: User, session_id: int) -> GameSession:
@@ -439,14 +425,14 @@ def ticket_device(device_id: int, shown: Shown) -> GuestDevice | None:
     """The device a live ticket names (``sessions.live``), showing what the ticket says: the
     ticket holds only while nothing of the night that ``joined_device`` chose by has changed,
     and neither does the device (its seat, its request), so it is read once per night revision."""
-    key = f"ticket-device:{device_id}:{shown.night_id}:{shown.revision}"
+    key = keys.ticket_device(device_id, shown.night_id, shown.revision)
     device: GuestDevice | None = caching.get(key)
     if device is None:
         found = GuestDevice.objects.select_related("join_code", "night", "player", "requested").filter(pk=device_id)
         device = found.first()
         if device is None or device.night_id != shown.night_id or device.night.live_revision != shown.revision:
             return None  # gone, or changed since: checked in full
-        caching.add(key, device, timeout=NIGHT_REVISION_SECONDS)
+        caching.add(key, device, timeout=keys.NIGHT_REVISION_SECONDS)
     device.shown_id = shown.session_id  # type: ignore[attr-defined]
     device.shown_version = shown.session_version  # type: ignore[attr-defined]
     return device
@@ -456,11 +442,6 @@ def device_code_state(device: GuestDevice) -> str:
     """``code_state`` of the device's code, from ``joined_device``'s annotations."""
     any_open = bool(device.shown_rank)  # type: ignore[attr-defined]
     return code_state(device.join_code, last_ended=device.last_ended, any_open=any_open)  # type: ignore[attr-defined]
-
-
-# What is kept per night revision (a device, the night's seats on phones) is right for as long
-# as it is kept; it is kept for a ticket's lifetime (sessions.live.TICKET_SECONDS).
-NIGHT_REVISION_SECONDS = 60
 
 
 def shown_session(device: GuestDevice) -> GameSession | None:
@@ -477,7 +458,7 @@ def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
     holding it, and the ids of the devices asking for ``device``'s player (oldest first). One
     query per night revision (a seat taken, left or asked for changes it), shared by the
     night's phones through the cache."""
-    key = f"night-phones:{device.night_id}:{device.night.live_revision}"
+    key = keys.night_phones(device.night_id, device.night.live_revision)
     rows: list[tuple[int, int | None, int | None]] | None = caching.get(key)
     if rows is None:
         rows = list(
@@ -485,7 +466,7 @@ def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
             .order_by("created_at", "pk")
             .values_list("pk", "player_id", "requested_id")
         )
-        caching.add(key, rows, timeout=NIGHT_REVISION_SECONDS)
+        caching.add(key, rows, timeout=keys.NIGHT_REVISION_SECONDS)
     held = {player_id: pk for pk, player_id, _requested in rows if player_id is not None}
     asking = [pk for pk, _player, requested_id in rows if device.player_id and requested_id == device.player_id]
     return held, asking
@@ -523,47 +504,22 @@ def host_phones(session: GameSession, *, revision: int) -> HostPhones:
     at the night's ``revision``: two queries per night revision (a code made or revoked, a
     seat taken, left or asked for changes it), not on every render of the host's region
     after every move."""
-    key = f"host-phones:{session.pk}:{revision}"
+    key = keys.host_phones(session.pk, revision)
     kept: HostPhones | None = caching.get(key)
     if kept is None:
         kept = HostPhones(join_code=current_join_code(session), seats=phones_of_session(session))
-        caching.add(key, kept, timeout=NIGHT_REVISION_SECONDS)
+        caching.add(key, kept, timeout=keys.NIGHT_REVISION_SECONDS)
     return kept
-
-
-def revision_cache_key(session_id: int) -> str:
-    return f"night-revision-of-session:{session_id}"
 
 
 def night_revision(session: GameSession) -> int:
     """The ``live_revision`` of the session's night, from the cache when it can (the host's
     unchanged poll must stay at four queries); ``services._bump_night`` drops it on change."""
-    found = caching.get(revision_cache_key(session.pk))  # None too when the cache does not answer: read it again
+    found = caching.get(keys.night_revision(session.pk))  # None too when the cache does not answer: read it again
     if found is None:
         found = GameNight.objects.filter(sessions__pk=session.pk).values_list("live_revision", flat=True).first() or 0
-        keep_night_revision(session.pk, found)
+        keys.keep_night_revision(session.pk, found)
     return int(found)
-
-
-def keep_night_revision(session_id: int, revision: int) -> None:
-    """Keeps the revision of the session's night just read from the database, for the
-    tickets' checks (``sessions.live``)."""
-    # add, not set: a bump that dropped the key meanwhile must win over this older read.
-    caching.add(revision_cache_key(session_id), revision, timeout=REVISION_CACHE_SECONDS)
-
-
-REVISION_CACHE_SECONDS = 10
-
-
-def version_cache_key(session_id: int) -> str:
-    """The session's version as ``services`` last wrote it (``sessions.live``'s tickets)."""
-    return f"session-version:{session_id}"
-
-
-# Written under the session's row lock before each commit, so a later write always overwrites
-# an earlier one and a read of the database that lost a race (``add``) never replaces it; a
-# write the cache did not take is outdated at most this long.
-VERSION_CACHE_SECONDS = 15
 
 
 def nights_of(group: Group) -> QuerySet[GameNight]:

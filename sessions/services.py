@@ -25,8 +25,8 @@ from django.utils import timezone
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
-from sessions import caching, push, rematch, selectors
-from sessions.event_words import Recorded, recorded_key
+from sessions import push, rematch, selectors
+from sessions.event_words import Recorded
 from sessions.games import TOWER_OF_BABEL, get_game
 from sessions.importexport.seats import corresponds, payload_with_new_seats
 from sessions.models import (
@@ -45,15 +45,9 @@ from sessions.models import (
     WriteReceipt,
     new_secret,
 )
-from sessions.selectors import (
-    MOVED_FIELDS,
-    VERSION_CACHE_SECONDS,
-    moved_fields,
-    moved_key,
-    player_history,
-    version_cache_key,
-)
+from sessions.selectors import MOVED_FIELDS, moved_fields, player_history
 from sessions.statistics.services import lock_statistics
+from sessions.table import keys
 
 logger = logging.getLogger(__name__)
 
@@ -433,17 +427,17 @@ def _record(
         session.finished_at = session.updated_at
         _write_results(session, rules)
     session.save(update_fields=list(MOVED_FIELDS))
-    caching.set_value(version_cache_key(session.pk), seq, timeout=VERSION_CACHE_SECONDS)
+    keys.version_written(session.pk, seq)
     # Once committed, what the first screen of the version would read again: what the move
     # changed of the session (``selectors.kept_session``) and its event (``event_words``).
-    moved = {moved_key(session.pk, seq): moved_fields(session), recorded_key(session.pk, seq): Recorded.of(event)}
+    moved, recorded = moved_fields(session), Recorded.of(event)
     night_id, session_id, version = session.night_id, session.pk, session.version
 
     def committed() -> None:
         # What the devices' fetches read (one round trip), then the news: every device fetches
         # the version, the first of each view rendering it for the others (``live``); nothing
         # is rendered ahead of them.
-        caching.set_many(moved, timeout=VERSION_CACHE_SECONDS)
+        keys.session_moved(session_id, version, moved=moved, recorded=recorded)
         push.announce(night_id=night_id, session_id=session_id, version=version)
 
     transaction.on_commit(committed)
@@ -525,10 +519,7 @@ def _bump_night(night_id: int) -> None:
 
 def forget_night_revision(night_id: int) -> None:
     """Drop the cached revisions of the night's sessions (``selectors.night_revision``)."""
-    from sessions.selectors import revision_cache_key
-
-    ids = GameSession.objects.filter(night_id=night_id).values_list("pk", flat=True)
-    caching.delete_many(revision_cache_key(pk) for pk in ids)  # a cache that is down: they expire
+    keys.night_changed(list(GameSession.objects.filter(night_id=night_id).values_list("pk", flat=True)))
 
 
 def create_join_code(*, session: GameSession | None = None, night: GameNight | None = None) -> JoinCode:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
@@ -17,9 +16,7 @@ from sessions.models import GameSession
 from sessions.sources import source_label
 from sessions.statistics import charts
 from sessions.statistics.selectors import BREAKDOWN_KEYS
-
-if TYPE_CHECKING:
-    from sessions.live import Row
+from sessions.table.shown import Row
 
 PODIUM_PLACES = 3
 

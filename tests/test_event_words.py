@@ -16,6 +16,7 @@ from sessions import event_words, services
 from sessions.event_words import WORDS, Moment, sentence
 from sessions.games import GAMES, get_game
 from sessions.models import SessionEvent
+from sessions.table import keys
 from tests.conftest import advance, started_tower
 
 EVERY_TYPE = sorted({(slug, event_type) for slug in GAMES for event_type in get_game(slug).rules.event_types()})
@@ -207,7 +208,7 @@ def test_a_new_event_the_cache_does_not_have_is_read_alone(member_client, sessio
     advance(session, tob.PASS)
     member_client.get(f"/s/{session.pk}/")  # the host saw this version: told and kept
     services.append_event(session_id=session.pk, expected_version=session.version, type=tob.PASS, author_label="Bruno")
-    assert cache.get(event_words.recorded_key(session.pk, session.version + 1)) is None  # not committed
+    assert cache.get(keys.recorded_event(session.pk, session.version + 1)) is None  # not committed
     with CaptureQueriesContext(connection) as after_the_move:
         page = member_client.get(f"/s/{session.pk}/").content.decode()
     assert len([q for q in after_the_move if SessionEvent._meta.db_table in q["sql"]]) == 1

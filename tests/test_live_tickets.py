@@ -22,6 +22,7 @@ from scoring.tower_of_babel import engine as tob
 from sessions import caching, selectors, services
 from sessions.live import TICKET_HEADER, TICKET_SECONDS
 from sessions.models import GameNight, GameSession, GuestDevice
+from sessions.table import keys
 from tests.conftest import advance, client_for, started_tower
 
 
@@ -276,7 +277,7 @@ def test_a_version_is_built_from_the_one_before_only_while_that_one_was_read_lat
     advance(session, tob.PASS)
     _fetch(host, url, ticket)  # this version read from the database
     services.rename_player(player=session.seats.first().player, name="Adelina")
-    later = time.time() + selectors.SHOWN_SESSION_SECONDS + 1
+    later = time.time() + keys.SHOWN_SESSION_SECONDS + 1
     with django_capture_on_commit_callbacks(execute=True):
         advance(session, tob.PASS)
     assert "Adelina" not in _fetch(host, url, ticket).content.decode()  # built from the copy

@@ -35,17 +35,17 @@ from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
 from sessions.live import (
     TABLE,
-    Shown,
     from_ticket,
     held_ticket,
     live_context,
     live_response,
     region_shown,
-    region_version,
     with_shared_board,
 )
 from sessions.models import GameSession, GuestDevice
 from sessions.rule_messages import describe
+from sessions.table import keys
+from sessions.table.shown import Shown, region_version
 
 logger = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ def _live_phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
         return phone
     shown_id = getattr(phone, "shown_id", None)
     if shown_id is not None:
-        selectors.keep_night_revision(shown_id, phone.night.live_revision)
+        keys.keep_night_revision(shown_id, phone.night.live_revision)
     return phone
 
 
