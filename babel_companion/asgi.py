@@ -63,7 +63,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from sessions.consumers import websocket_urlpatterns  # noqa: E402
+from sessions.table.consumers import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -3,7 +3,7 @@ per call and per request.
 
 Django's ``RedisCacheClient`` builds a new ``redis.Redis`` for every cache operation, and
 building one fills its table of response callbacks: on the fetch every device makes every
-second (``sessions.live``), that cost more than the Redis round trips themselves
+second (``sessions.table.live``), that cost more than the Redis round trips themselves
 (``bench/moves.py``). And Django keeps its cache objects per request context: under ASGI every
 request gets a new one, with new connection pools, so every request connected to Redis anew
 (about a millisecond, and a connection's set-up on the Redis server; ``bench/table_load.py``).

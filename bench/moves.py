@@ -41,7 +41,7 @@ On a Tower of Babel table of 3 players, each with a phone:
   first one's (within a process: ``live.rendered_once``).
 
 Every device sends back the ticket of its last fetch, as static/js/app.js does (see
-sessions/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
+sessions/table/live.py); the last row is a 304 without one (a page's first fetch, or an old ticket).
 
 Printed for each: the median and p90 of ``--repeats`` requests, the ratio of the median to
 that of the hello requests made between them (one before each: this machine's pace drifts
@@ -228,8 +228,8 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
 
     from bench.hello_urls import HELLO_PATH
     from sessions import services
-    from sessions.live import TICKET_HEADER
     from sessions.models import GameSession
+    from sessions.table.live import TICKET_HEADER
 
     owner, session, players = tables.started_tower()
     code = services.create_join_code(session=session).code

@@ -33,7 +33,7 @@ def counted_round_trips() -> list[tuple[str, Counter[str]]]:
 
     from bench.tables import started_tower
     from sessions import services
-    from sessions.live import TICKET_HEADER
+    from sessions.table.live import TICKET_HEADER
 
     setup_test_environment()  # the test client's host name allowed
     trips: Counter[str] = Counter()

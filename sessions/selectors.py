@@ -94,7 +94,7 @@ def session_of_member(user: User, session_id: int) -> GameSession:
 
 
 def live_session(session_id: int, version: int) -> GameSession:
-    """The session a member's held live ticket names (``sessions.live``) at ``version``, with
+    """The session a member's held live ticket names (``sessions.table.live``) at ``version``, with
     its seats (``kept_session``): the member was checked in full when the ticket was given,
     within its lifetime. 404 if gone."""
     found = kept_session(session_id, version)
@@ -422,7 +422,7 @@ def joined_device(device_ids: list[int], code: str) -> GuestDevice | None:
 
 
 def ticket_device(device_id: int, shown: Shown) -> GuestDevice | None:
-    """The device a live ticket names (``sessions.live``), showing what the ticket says: the
+    """The device a live ticket names (``sessions.table.live``), showing what the ticket says: the
     ticket holds only while nothing of the night that ``joined_device`` chose by has changed,
     and neither does the device (its seat, its request), so it is read once per night revision."""
     key = keys.ticket_device(device_id, shown.night_id, shown.revision)

@@ -25,7 +25,7 @@ from django.utils import timezone
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
-from sessions import push, rematch, selectors
+from sessions import rematch, selectors
 from sessions.event_words import Recorded
 from sessions.games import TOWER_OF_BABEL, get_game
 from sessions.importexport.seats import corresponds, payload_with_new_seats
@@ -47,7 +47,7 @@ from sessions.models import (
 )
 from sessions.selectors import MOVED_FIELDS, moved_fields, player_history
 from sessions.statistics.services import lock_statistics
-from sessions.table import keys
+from sessions.table import keys, push
 
 logger = logging.getLogger(__name__)
 

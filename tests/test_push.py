@@ -17,7 +17,8 @@ from django.test import Client
 
 from babel_companion.asgi import application
 from scoring.tower_of_babel import engine as tob
-from sessions import push, services
+from sessions import services
+from sessions.table import push
 from tests.conftest import advance
 
 pytestmark = pytest.mark.django_db(transaction=True)

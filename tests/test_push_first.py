@@ -12,9 +12,9 @@ from unittest import mock
 from django.test import Client
 from rest_framework.test import APIClient
 
-from sessions import push
 from sessions.api.tokens import create_api_token
 from sessions.models import GameSession
+from sessions.table import push
 from tests.conftest import client_for, started_tower
 
 HTMX = {"HX-Request": "true", "HX-Target": "session"}

@@ -64,7 +64,7 @@ def last_move(session_id: int, version: int, language: str) -> str:
 
 
 # What is kept per night revision (a device, the night's seats on phones) is right for as long
-# as it is kept; it is kept for a ticket's lifetime (``sessions.live.TICKET_SECONDS``).
+# as it is kept; it is kept for a ticket's lifetime (``sessions.table.live.TICKET_SECONDS``).
 NIGHT_REVISION_SECONDS = 60
 
 

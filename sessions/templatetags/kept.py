@@ -5,7 +5,7 @@
 A part that only changes now and then (the host's join code and phones panel, which follow the
 night's revision) is rendered once and kept in the process's "fragments" cache, under the
 values it varies on; each device then gets it with its own CSRF token and a new idempotency
-key in each form, as a kept render is given (``sessions.live.with_own_tokens``). Django's tag
+key in each form, as a kept render is given (``sessions.table.live.with_own_tokens``). Django's tag
 would hand every device the token of the device that rendered it. ``{% event_lines %}``
 writes the host's event log, each line once a process.
 """
@@ -25,7 +25,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.timezone import localtime
 
 from sessions.event_words import LogLine
-from sessions.live import with_own_tokens
+from sessions.table.live import with_own_tokens
 
 register = template.Library()
 

@@ -33,7 +33,10 @@ from sessions.forms import JoinForm
 from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
-from sessions.live import (
+from sessions.models import GameSession, GuestDevice
+from sessions.rule_messages import describe
+from sessions.table import keys
+from sessions.table.live import (
     TABLE,
     from_ticket,
     held_ticket,
@@ -42,9 +45,6 @@ from sessions.live import (
     region_shown,
     with_shared_board,
 )
-from sessions.models import GameSession, GuestDevice
-from sessions.rule_messages import describe
-from sessions.table import keys
 from sessions.table.shown import Shown, region_version
 
 logger = logging.getLogger(__name__)
@@ -292,7 +292,7 @@ def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
 
 def _live_phone(request: HttpRequest, code: str) -> GuestDevice | HttpResponse:
     """``_phone``, for a live fetch checked in full: the revision of the night it read is kept
-    for the next fetches' tickets (``sessions.live``), which would read it again."""
+    for the next fetches' tickets (``sessions.table.live``), which would read it again."""
     phone = _phone(request, code)
     if isinstance(phone, HttpResponse):
         return phone

@@ -18,7 +18,7 @@
     return element && element.closest && element.closest("[data-version]");
   }
 
-  // A region's version is "<session version>.<night revision>" (sessions/live.py).
+  // A region's version is "<session version>.<night revision>" (sessions/table/live.py).
   function sessionVersion(live) {
     return live.getAttribute("data-version").split(".")[0];
   }
@@ -122,7 +122,7 @@
   // changed), which catches news a broken push layer lost while the socket stayed open; when
   // the socket closes, the every-second fetch takes over again. On
   // every (re)connection the socket's first message says what the region shows now
-  // (sessions/consumers.py): a region that shows it fetches nothing, one that missed news
+  // (sessions/table/consumers.py): a region that shows it fetches nothing, one that missed news
   // meanwhile fetches itself once, and so does one that hears nothing in HELLO_MS.
   var HELLO_MS = 2000;
   var SAFETY_MS = 30000;
@@ -194,7 +194,7 @@
     else htmx.trigger(live, "table-changed");
   });
 
-  // A live fetch's answer carries a ticket (sessions/live.py): sent back with the next fetch,
+  // A live fetch's answer carries a ticket (sessions/table/live.py): sent back with the next fetch,
   // it spares the server the full check of who is asking. Only the region's own fetch takes
   // one; any other answer for the region (a form sent, a link followed) drops it, so that the
   // next fetch is checked in full.

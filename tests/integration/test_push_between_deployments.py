@@ -15,7 +15,7 @@ import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from babel_companion.settings import push_prefix
-from sessions.push import night_group
+from sessions.table.push import night_group
 
 pytestmark = pytest.mark.integration
 

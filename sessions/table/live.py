@@ -149,7 +149,7 @@ TICKET_HEADER = "Babel-Live-Ticket"
 
 
 def _signer() -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt="sessions.live.ticket")
+    return signing.TimestampSigner(salt="sessions.table.live.ticket")
 
 
 def _cookie_of(request: HttpRequest) -> str | None:

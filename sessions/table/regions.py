@@ -19,9 +19,9 @@ from sessions.event_words import described, told_with_latest
 from sessions.forms import IdempotentForm, PlacesForm, ScoresForm, VersionedForm
 from sessions.games import get_game
 from sessions.hints import hints_on
-from sessions.live import MEMBER, live_context, region_shown, shown_board
 from sessions.models import GameSession
 from sessions.table import keys
+from sessions.table.live import MEMBER, live_context, region_shown, shown_board
 from sessions.table.shown import Shown
 
 REGION_TEMPLATE = "sessions/_session.html"

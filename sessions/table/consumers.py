@@ -1,6 +1,6 @@
 """The push socket of a device: refused like the page it belongs to (a member of the session's
 group on the host's page, a phone that joined the night by a working code), else joined to
-its night's group, where ``sessions.push.announce`` says what changed.
+its night's group, where ``sessions.table.push.announce`` says what changed.
 
 Its first message says what the device's region shows now, ``{"now": {"session": N,
 "region": "V.R"}}`` (``sessions.table.shown.region_version``): a page that shows it already fetches
@@ -17,8 +17,8 @@ from django.http import Http404
 from django.urls import path
 
 from sessions import selectors
-from sessions.live import shown_in_database
-from sessions.push import PUSH_ERRORS, night_group
+from sessions.table.live import shown_in_database
+from sessions.table.push import PUSH_ERRORS, night_group
 
 log = logging.getLogger(__name__)
 
