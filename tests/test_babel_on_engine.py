@@ -7,7 +7,8 @@ import pytest
 
 from scoring import session as core
 from scoring.babel_on import engine as bo
-from scoring.babel_on.tower import tower_from_floors
+from scoring.babel_on.chance import chance_at_least
+from scoring.babel_on.tower import failures, tower_from_floors
 from scoring.errors import RuleError
 from sessions.games import GAMES
 
@@ -298,3 +299,360 @@ def test_a_tower_spoiled_before_the_round_ends_does_not_win():  # BO-13, BO-14
     state = apply(state, bo.MOVE, removals=removal, additions=[{"tower": "2", "floor": 1, "cell": "nw"}])
     assert state["perfect_since"]["1"] is None
     assert (state["phase"], state["round"], state["checks"]) == ("playing", 2, [{"round": 1, "perfect": []}])
+
+
+# --- what each refusal names, and the paths the tests above leave out (mutation testing) ------
+
+
+def house_rule(wrong_call, players=2, options=None):
+    """Seat "1" (red) plays first; ``wrong_call`` is the group's house rule (None: a session
+    stored before the Decision)."""
+    seats = [str(n) for n in range(1, players + 1)]
+    table = {} if wrong_call is None else {"table": {"wrong_call": wrong_call}}
+    state = ENGINE.initial_state(seats=seats, options=options or table, seed=1)
+    state = apply(state, bo.SETUP, colours=dict(zip(seats, COLOURS, strict=False)))
+    return apply(state, bo.ROLLOFF, rolls={seat: 6 if seat == "1" else 1 for seat in seats})
+
+
+def field_of(state, type, rule, **payload):
+    return refused(state, type, rule, **payload).field
+
+
+def block(colour, floor, cell):
+    return {"colour": colour, "floor": floor, "cell": cell}
+
+
+def test_a_group_may_set_only_the_wrong_call_house_rule_to_a_known_choice():  # BO-5
+    bo.check_house_rules({})
+    for choice in ("miss", "draw", "take_off"):
+        bo.check_house_rules({"wrong_call": choice})
+    with pytest.raises(RuleError) as error:
+        bo.check_house_rules({"wrong_call": "roll again"})
+    assert (error.value.field, error.value.rule) == ("wrong_call", "BO-5")
+    with pytest.raises(RuleError) as error:
+        bo.check_house_rules({"extra_turn": True})
+    assert (error.value.field, error.value.rule) == ("extra_turn", None)
+    with pytest.raises(RuleError) as error:
+        bo.check_house_rules({"wrong_call": "miss", "zeta": 1, "alpha": 2})
+    assert error.value.field == "alpha"
+
+
+def test_without_a_house_rule_a_wrong_call_is_a_miss_and_nothing_is_left_to_record():  # BO-5
+    for state in (house_rule("miss"), house_rule(None, options={"table": {}, "wrong_call": "miss"})):
+        assert bo.wrong_call_choices(state) == ("pass", "miss")
+        state = apply(state, bo.ROLL, call="even", roll=3, miss_choice=True)
+        assert (state["active"], state["pending"]) == ("2", None)
+        assert field_of(state, bo.MISS, "BO-5", choice="pass") == "type"
+
+
+def test_the_draw_house_rule_keeps_the_turn_open_for_one_block_drawn_or_a_pass():  # BO-5
+    state = house_rule("draw")
+    assert bo.wrong_call_choices(state) == ("pass", "draw")
+    state = apply(state, bo.ROLL, call="odd", roll=4)
+    assert (state["active"], state["pending"]) == ("1", {"kind": "miss", "count": 4})
+    assert field_of(state, bo.ROLL, "BO-5", call="odd", roll=1) == "type"
+    assert field_of(state, bo.DRAW, "BO-5", blocks=[]) == "type"
+    assert field_of(state, bo.MISS, "BO-5", choice="take_off") == "choice"
+    assert field_of(state, bo.MISS, "BO-5", choice=None) == "choice"
+    error = refused(state, bo.MISS, "BO-5", choice="draw", blocks=[block("green", 1, "nw")] * 2)
+    assert (error.field, error.params) == ("blocks", {"count": 1})
+    assert field_of(state, bo.MISS, None, choice="draw", blocks="green") == "blocks"
+    drawn = apply(state, bo.MISS, choice="draw", blocks=[block("green", 1, "nw")])
+    assert drawn["towers"]["1"][0] == ["green", None, None, None]
+    assert drawn["bag"] == {"red": 22, "blue": 22, "green": 23}
+    assert (drawn["active"], drawn["pending"], drawn["last_roll"]["choice"]) == ("2", None, "draw")
+    passed = apply(state, bo.MISS, choice="pass")
+    assert (passed["towers"], passed["bag"]) == (state["towers"], state["bag"])
+    assert (passed["active"], passed["pending"], passed["last_roll"]["choice"]) == ("2", None, "pass")
+
+
+def test_the_take_off_house_rule_takes_one_block_off_your_own_tower_into_the_bag():  # BO-5, BO-10
+    own_below_top = [["red", "green", "green", "green"], [None, "green", None, None]]
+    state = with_towers(house_rule("take_off"), {"1": own_below_top})
+    assert bo.wrong_call_choices(state) == ("pass", "take_off")
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    assert state["pending"] == {"kind": "miss", "count": 1}
+    assert field_of(state, bo.MISS, "BO-5", choice="draw", blocks=[]) == "choice"
+    assert field_of(state, bo.MISS, "BO-5", choice="take_off") == "block"  # a block may come off
+    assert field_of(state, bo.MISS, "BO-7", choice="take_off", block={"floor": 1, "cell": "ne"}) == "block"
+    assert field_of(state, bo.MISS, None, choice="take_off", block="1-nw") == "block"
+    assert field_of(state, bo.MISS, "BO-7", choice="take_off", block={"floor": 0, "cell": "nw"}) == "block.floor"
+    assert field_of(state, bo.MISS, "BO-7", choice="take_off", block={"floor": 1, "cell": "n"}) == "block.cell"
+    # The owner takes their own colour off a floor below the top (BO-10 binds only opponents).
+    taken = apply(state, bo.MISS, choice="take_off", block={"floor": 1, "cell": "nw"})
+    assert taken["towers"]["1"][:2] == [[None, "green", "green", "green"], [None, "green", None, None]]
+    assert taken["bag"] == {"red": 23, "blue": 22, "green": 24}
+    assert (taken["active"], taken["pending"], taken["last_roll"]["choice"]) == ("2", None, "take_off")
+    green_on_red = with_towers(state, {"1": [["red", "red", "red", "red"], ["green", None, None, None]]})
+    assert field_of(green_on_red, bo.MISS, "BO-11", choice="take_off", block={"floor": 1, "cell": "ne"}) == "block"
+    taken = apply(green_on_red, bo.MISS, choice="take_off", block={"floor": 2, "cell": "nw"})
+    assert taken["bag"] == {"red": 22, "blue": 22, "green": 25}
+    assert taken["towers"]["1"][1] == [None] * 4
+
+
+def test_the_take_off_house_rule_takes_nothing_when_no_block_may_come_off():  # BO-5, BO-11
+    for floors in ([], [["red"] * 4]):
+        state = apply(with_towers(house_rule("take_off"), {"1": floors}), bo.ROLL, call="odd", roll=2)
+        after = apply(state, bo.MISS, choice="take_off")
+        assert (after["towers"], after["bag"]) == (state["towers"], state["bag"])
+        assert (after["active"], after["last_roll"]["choice"]) == ("2", "take_off")
+
+
+def test_a_session_stored_before_the_decision_holds_a_wrong_call_only_when_the_form_asked():  # BO-5
+    state = house_rule(None)
+    assert state["wrong_call"] is None
+    assert bo.wrong_call_choices(state) == ("pass", "draw")
+    held = apply(state, bo.ROLL, call="even", roll=5, miss_choice=True)
+    assert (held["active"], held["pending"]) == ("1", {"kind": "miss", "count": 5})
+    assert apply(state, bo.ROLL, call="even", roll=5)["active"] == "2"
+    assert apply(state, bo.ROLL, call="even", roll=4, miss_choice=True)["pending"] == {"kind": "draw", "count": 4}
+    assert field_of(state, bo.ROLL, None, call="even", roll=5, miss_choice="yes") == "miss_choice"
+
+
+def test_a_roll_needs_a_call_and_a_die_face_and_records_who_rolled_what():  # BO-4, BO-5
+    state = playing()
+    assert field_of(state, bo.ROLL, "BO-5", roll=2) == "call"
+    assert field_of(state, bo.ROLL, "BO-5", call="high", roll=2) == "call"
+    assert field_of(state, bo.ROLL, "BO-4", call="even", roll=9) == "roll"
+    rolled = apply(state, bo.ROLL, call="even", roll=4)
+    assert rolled["last_roll"] == {"seat": "1", "call": "even", "roll": 4, "digital": False, "outcome": "draw"}
+    assert field_of(rolled, bo.ROLL, "BO-5", call="odd", roll=1) == "type"
+    assert field_of(rolled, bo.MOVE, "BO-5", removals=[], additions=[]) == "type"
+    assert field_of(state, bo.DRAW, "BO-5", blocks=[]) == "type"
+
+
+def test_the_apps_die_rolls_the_same_numbers_for_a_stored_session():  # BO-3, BO-4
+    state = ENGINE.initial_state(seats=["1", "2"], options={}, seed=7)
+    state = apply(state, bo.SETUP, colours={"1": "red", "2": "blue"})
+    state = apply(state, bo.ROLLOFF, digital=True)
+    assert (state["rolloff"]["rounds"], state["dice"]) == ([{"1": 6, "2": 3}], 2)
+    rolls = []
+    for _ in range(4):
+        state = apply(state, bo.ROLL, call="even")
+        rolls.append(state["last_roll"]["roll"])
+        assert state["last_roll"]["digital"] is True
+        if state["pending"]:
+            state = apply(state, bo.ADJUST, note="not recorded", end_turn=True)
+    assert (rolls, state["dice"]) == ([6, 2, 5, 1], 6)
+
+
+def test_a_draw_names_the_block_that_breaks_a_rule():  # BO-2, BO-5, BO-7
+    state = apply(playing(), bo.ROLL, call="even", roll=2)
+    good = block("green", 1, "nw")
+    assert field_of(state, bo.DRAW, None, blocks={"colour": "green"}) == "blocks"
+    assert field_of(state, bo.DRAW, None, blocks=["green", good]) == "blocks[0]"
+    assert field_of(state, bo.DRAW, "BO-2", blocks=[block("black", 1, "nw"), good]) == "blocks[0].colour"
+    assert field_of(state, bo.DRAW, "BO-7", blocks=[good, block("green", 0, "ne")]) == "blocks[1].floor"
+    assert field_of(state, bo.DRAW, "BO-7", blocks=[good, block("green", 1, "middle")]) == "blocks[1].cell"
+    assert field_of(state, bo.DRAW, "BO-7", blocks=[good, good]) == "blocks[1]"
+    error = refused(state, bo.DRAW, "BO-5", blocks=[good])
+    assert (error.field, error.params) == ("blocks", {"count": 2})
+
+
+def test_a_draw_from_a_nearly_empty_bag_takes_what_is_left():  # BO-5 (Decision)
+    state = playing()
+    state["bag"] = {"red": 0, "blue": 1, "green": 0}
+    state = apply(state, bo.ROLL, call="even", roll=4)
+    error = refused(state, bo.DRAW, "BO-5", blocks=[block("blue", 1, "nw")] * 4)
+    assert (error.field, error.params) == ("blocks", {"limit": 1, "count": 4, "left": 1, "room": 24})
+    drawn = apply(state, bo.DRAW, blocks=[block("blue", 1, "nw")])
+    assert (drawn["towers"]["1"][0][0], drawn["bag"]["blue"], drawn["active"]) == ("blue", 0, "2")
+
+
+def test_a_draw_onto_a_nearly_full_tower_places_what_fits():  # BO-5 (Decision)
+    nearly_full = [["red", "red", "green", "green"]] * 5 + [["red", "red", "green", None]]
+    state = apply(with_towers(playing(), {"1": nearly_full}), bo.ROLL, call="even", roll=2)
+    error = refused(state, bo.DRAW, "BO-5", blocks=[block("green", 6, "se")] * 2)
+    assert (error.field, error.params) == ("blocks", {"limit": 1, "count": 2, "left": 68, "room": 1})
+    assert apply(state, bo.DRAW, blocks=[block("green", 6, "se")])["towers"]["1"][5][3] == "green"
+
+
+def test_a_move_counts_the_blocks_that_can_come_off_every_tower_together():  # BO-5 (Decision), BO-9
+    state = with_towers(playing(), {"1": [["red", None, None, None]], "2": [["blue", "green", "green", None]]})
+    state = apply(state, bo.ROLL, call="odd", roll=3)
+    removals = [{"tower": "1", "floor": 1, "cell": "nw"}, {"tower": "2", "floor": 1, "cell": "ne"}]
+    removals.append({"tower": "2", "floor": 1, "cell": "sw"})
+    additions = [{"tower": "2", "floor": 1, "cell": "se"}, {"tower": "1", "floor": 1, "cell": "nw"}]
+    additions.append({"tower": "1", "floor": 1, "cell": "ne"})
+    moved = apply(state, bo.MOVE, removals=removals, additions=additions)
+    assert moved["towers"]["1"][0] == ["green", "green", None, None]
+    assert moved["towers"]["2"][0] == ["blue", None, None, "red"]
+
+
+def test_a_move_with_no_block_on_any_tower_moves_none_and_ends_the_turn():  # BO-5 (Decision)
+    state = apply(playing(), bo.ROLL, call="odd", roll=1)
+    error = refused(state, bo.MOVE, "BO-5", removals=[{"tower": "1", "floor": 1, "cell": "nw"}], additions=[])
+    assert (error.field, error.params) == ("removals", {"count": 0, "rolled": 1})
+    moved = apply(state, bo.MOVE, removals=[], additions=[])
+    assert (moved["active"], moved["towers"]) == ("2", state["towers"])
+
+
+def test_a_move_short_of_blocks_moves_all_that_can_come_off():  # BO-5 (Decision)
+    state = with_towers(playing(), {"2": [["blue", "green", None, None]]})
+    state = apply(state, bo.ROLL, call="odd", roll=5)
+    # The green first: the blue is the owner's colour, and comes off only alone on the top floor.
+    removals = [{"tower": "2", "floor": 1, "cell": "ne"}, {"tower": "2", "floor": 1, "cell": "nw"}]
+    additions = [{"tower": "1", "floor": 1, "cell": "nw"}, {"tower": "1", "floor": 1, "cell": "ne"}]
+    error = refused(state, bo.MOVE, "BO-5", removals=removals[:1], additions=additions)
+    assert (error.field, error.params) == ("removals", {"count": 2, "rolled": 5})
+    error = refused(state, bo.MOVE, "BO-5", removals=removals, additions=additions[:1])
+    assert (error.field, error.params) == ("additions", {"count": 2, "rolled": 5})
+    moved = apply(state, bo.MOVE, removals=removals, additions=additions)
+    assert moved["towers"]["1"][0] == ["green", "blue", None, None]
+
+
+def test_a_move_names_the_list_or_the_block_that_breaks_a_rule():  # BO-5, BO-7, BO-9, BO-12
+    state = with_towers(playing(), {"1": [["red", "red", None, None]], "2": [["blue", "green", None, None]]})
+    state = apply(state, bo.ROLL, call="odd", roll=1)
+    take = [{"tower": "2", "floor": 1, "cell": "ne"}]
+    put = [{"tower": "1", "floor": 1, "cell": "sw"}]
+    for removals, additions, name in ((take, [], "additions"), ([], put, "removals")):
+        error = refused(state, bo.MOVE, "BO-5", removals=removals, additions=additions)
+        assert (error.field, error.params) == (name, {"count": 1})
+    assert field_of(state, bo.MOVE, None, removals=take[0], additions=put) == "removals"
+    assert field_of(state, bo.MOVE, None, removals=take, additions=None) == "additions"
+    assert field_of(state, bo.MOVE, None, removals=["2-1-ne"], additions=put) == "removals[0]"
+    assert field_of(state, bo.MOVE, None, removals=[{**take[0], "tower": "7"}], additions=put) == "removals[0].tower"
+    assert field_of(state, bo.MOVE, "BO-7", removals=[{**take[0], "floor": 0}], additions=put) == "removals[0].floor"
+    assert field_of(state, bo.MOVE, None, removals=take, additions=["1-1-sw"]) == "additions[0]"
+    assert field_of(state, bo.MOVE, None, removals=take, additions=[{**put[0], "tower": None}]) == "additions[0].tower"
+    on_a_block = [{"tower": "1", "floor": 1, "cell": "ne"}]
+    assert field_of(state, bo.MOVE, "BO-7", removals=take, additions=on_a_block) == "additions[0]"
+    for index in (True, 1, 5, -1, "0"):
+        error = refused(state, bo.MOVE, "BO-9", removals=take, additions=[{**put[0], "block": index}])
+        assert error.field == "additions[0].block"
+    assert apply(state, bo.MOVE, removals=take, additions=[{**put[0], "block": 0}])["towers"]["1"][0][2] == "green"
+
+
+def test_the_active_player_moves_their_own_colour_from_below_the_top_floor():  # BO-10
+    state = with_towers(playing(), {"1": [["red", "green", "green", "green"], [None, "green", None, None]]})
+    state = apply(state, bo.ROLL, call="odd", roll=1)
+    take = [{"tower": "1", "floor": 1, "cell": "nw"}]
+    moved = apply(state, bo.MOVE, removals=take, additions=[{"tower": "2", "floor": 1, "cell": "nw"}])
+    assert (moved["towers"]["1"][0][0], moved["towers"]["2"][0][0]) == (None, "red")
+
+
+def test_bonus_blocks_name_the_block_that_breaks_a_rule():  # BO-6, BO-7
+    state = with_towers(playing(), {"1": [["red", None, None, None]]})
+    assert field_of(state, bo.BONUS, None, blocks={"floor": 1, "cell": "ne"}) == "blocks"
+    error = refused(state, bo.BONUS, "BO-6", blocks=[{"floor": 1, "cell": c} for c in ("ne", "sw", "se")])
+    assert (error.field, error.params) == ("blocks", {"left": 2})
+    assert field_of(state, bo.BONUS, None, blocks=["1-ne"]) == "blocks[0]"
+    assert field_of(state, bo.BONUS, "BO-7", blocks=[{"floor": 9, "cell": "ne"}]) == "blocks[0].floor"
+    assert field_of(state, bo.BONUS, "BO-7", blocks=[{"floor": 1, "cell": "up"}]) == "blocks[0].cell"
+    assert field_of(state, bo.BONUS, "BO-7", blocks=[{"floor": 1, "cell": "ne"}, {"floor": 1, "cell": "nw"}]) == (
+        "blocks[1]"
+    )
+
+
+def test_a_knock_names_a_player_of_the_session_and_a_tower_still_standing():  # BO-12
+    state = playing(3)
+    assert field_of(state, bo.KNOCK, None, seat="9", tower="1") == "seat"
+    assert field_of(state, bo.KNOCK, None, seat=None, tower="1") == "seat"
+    assert field_of(state, bo.KNOCK, None, seat="1", tower="9") == "tower"
+    out = apply(state, bo.KNOCK, seat="2", tower="3")
+    assert field_of(out, bo.KNOCK, "BO-12", seat="1", tower="2") == "tower"
+
+
+def test_the_last_player_standing_wins_even_in_the_middle_of_a_roll():  # BO-12, BO-14
+    state = apply(playing(), bo.ROLL, call="even", roll=2)
+    state = apply(state, bo.KNOCK, seat="1", tower="2")
+    assert (state["phase"], state["winner"], state["active"], state["pending"]) == ("over", "2", None, None)
+
+
+def test_a_tower_knocked_over_by_its_owner_is_no_longer_perfect():  # BO-12, BO-14
+    state = with_towers(playing(), {"1": [*PERFECT[:5], ["red", "red", "green", None]]})
+    state = apply(state, bo.BONUS, blocks=[{"floor": 6, "cell": "se"}])
+    assert state["perfect_since"]["1"] is not None
+    state = apply(state, bo.KNOCK, seat="1", tower="1")
+    assert state["perfect_since"] == {"1": None, "2": None}
+
+
+def test_the_standings_say_who_won_how_and_what_each_tower_holds():  # BO-12, BO-14
+    state = with_towers(playing(3), {"1": [["red", "blue", None, None]], "3": [["green", None, None, None]]})
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    state = apply(state, bo.KNOCK, seat="2", tower="1")
+    state = apply(state, bo.KNOCK, seat="3", tower="1")
+    breakdowns = {s.seat: s.breakdown for s in ENGINE.standings(state)}
+    assert breakdowns == {
+        "1": {"won_by": "last_standing", "perfect": False, "blocks": 2, "eliminated": False, "rounds": 1},
+        "2": {"won_by": None, "perfect": False, "blocks": 0, "eliminated": True, "rounds": 1},
+        "3": {"won_by": None, "perfect": False, "blocks": 0, "eliminated": True, "rounds": 1},
+    }
+
+
+def test_the_round_ends_when_the_die_comes_back_to_the_first_player_whoever_that_is():  # BO-3, BO-14
+    state = apply(set_up(3), bo.ROLLOFF, rolls={"1": 2, "2": 6, "3": 1})
+    assert state["active"] == "2"
+    for active in ("2", "3"):
+        assert (state["active"], state["round"]) == (active, 1)
+        state = apply(state, bo.ROLL, call="even", roll=1)
+    assert (state["active"], state["round"]) == ("1", 1)
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    assert (state["active"], state["round"], state["checks"]) == ("2", 2, [{"round": 1, "perfect": []}])
+
+
+def test_of_two_perfect_towers_the_one_completed_first_wins_whatever_the_seat_order():  # BO-14
+    state = with_towers(set_up(), {"1": [*PERFECT[:5], ["red", "red", "green", None]], "2": ALMOST})
+    state = apply(state, bo.ROLLOFF, rolls={"1": 1, "2": 6})
+    state = apply(state, bo.BONUS, blocks=[{"floor": 6, "cell": "se"}])  # seat 2 completes first
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    state = apply(state, bo.BONUS, blocks=[{"floor": 6, "cell": "se"}])
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    assert state["checks"][-1]["perfect"] == ["1", "2"]
+    assert (state["phase"], state["winner"], state["won_by"], state["active"]) == ("over", "2", "perfect", None)
+
+
+def test_a_manual_adjustment_adds_blocks_from_the_bag_and_keeps_the_turn_unless_told():  # BO-5 (Decision), BO-7
+    state = apply(playing(), bo.ROLL, call="odd", roll=5)
+    state["placements"] = 10
+    add = [{"tower": "2", "floor": 1, "cell": "nw", "colour": "green"}]
+    adjusted = apply(state, bo.ADJUST, note="a block fell back", add=add)
+    assert (adjusted["towers"]["2"][0][0], adjusted["bag"]["green"], adjusted["placements"]) == ("green", 23, 11)
+    assert (adjusted["active"], adjusted["pending"]) == ("1", state["pending"])
+    assert apply(state, bo.ADJUST, note="x" * bo.NOTE_LIMIT)["adjustments"][-1]["note"] == "x" * bo.NOTE_LIMIT
+    error = refused(state, bo.ADJUST, None, note="x" * (bo.NOTE_LIMIT + 1))
+    assert (error.field, error.params) == ("note", {"limit": bo.NOTE_LIMIT})
+    assert field_of(state, bo.ADJUST, None, note="n", end_turn="yes") == "end_turn"
+    assert field_of(state, bo.ADJUST, None, note="n", add=add[0]) == "add"
+    assert field_of(state, bo.ADJUST, None, note="n", remove="all") == "remove"
+    assert field_of(state, bo.ADJUST, None, note="n", add=["green"]) == "add[0]"
+    assert field_of(state, bo.ADJUST, None, note="n", add=[{**add[0], "tower": "5"}]) == "add[0].tower"
+    assert field_of(state, bo.ADJUST, "BO-2", note="n", add=[{**add[0], "colour": "black"}]) == "add[0].colour"
+    assert field_of(state, bo.ADJUST, "BO-7", note="n", add=[{**add[0], "floor": 2}]) == "add[0]"
+    assert field_of(state, bo.ADJUST, "BO-7", note="n", add=[{**add[0], "cell": "nn"}]) == "add[0].cell"
+    assert field_of(state, bo.ADJUST, "BO-7", note="n", add=[add[0], add[0]]) == "add[1]"
+    assert field_of(state, bo.ADJUST, "BO-7", note="n", remove=[{"tower": "2", "floor": 1, "cell": "nw"}]) == (
+        "remove[0]"
+    )
+    assert field_of(state, bo.ADJUST, None, note="n", remove=[{"tower": "0", "floor": 1, "cell": "nw"}]) == (
+        "remove[0].tower"
+    )
+
+
+def test_a_tower_completed_by_a_manual_adjustment_counts_from_when_it_was_completed():  # BO-14
+    state = with_towers(playing(), {"1": [*PERFECT[:5], ["red", "red", "green", None]], "2": ALMOST})
+    state["placements"] = 10
+    state = apply(state, bo.BONUS, blocks=[{"floor": 6, "cell": "se"}])
+    state = apply(state, bo.ROLL, call="even", roll=1)
+    add = [{"tower": "2", "floor": 6, "cell": "se", "colour": "green"}]
+    state = apply(state, bo.ADJUST, note="rebuilt after a bump", add=add, end_turn=True)
+    assert state["perfect_since"] == {"1": 11, "2": 12}
+    assert (state["winner"], state["checks"][-1]["perfect"]) == ("1", ["1", "2"])
+
+
+def test_the_board_shows_why_a_tower_is_not_perfect_and_the_chance_to_draw():  # BO-5, BO-13
+    state = with_towers(playing(), {"2": [["blue", "green", "green", "blue"]]})  # blue only diagonally
+    shown = bo.tower_failures(state, "2")
+    assert [(f["floor"], f["condition"], f["params"]) for f in shown[:4]] == [
+        (1, "adjacent", {"floor": 1}),
+        (2, "complete", {"floor": 2, "count": 0}),
+        (2, "adjacent", {"floor": 2}),
+        (2, "line_up", {"floor": 2, "below": 1}),
+    ]
+    assert [f["template"] for f in shown] == [f.template for f in failures(state["towers"]["2"], "blue", 2)]
+    state = apply(state, bo.ROLL, call="even", roll=2)
+    state = apply(state, bo.DRAW, blocks=[block("red", 1, "nw"), block("red", 1, "ne")])
+    assert bo.chance_for(state, "1", 4, 1) == chance_at_least(66, 20, 4, 1)
+    assert bo.chance_for(state, "2", 3, 2) == chance_at_least(66, 22, 3, 2)

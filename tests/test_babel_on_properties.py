@@ -187,3 +187,29 @@ def test_the_chance_to_draw_two_of_mine_from_the_opening_bag_is_exact():  # BO-2
     ways = comb(22, 2) * comb(46, 2) + comb(22, 3) * comb(46, 1) + comb(22, 4)
     assert chance_at_least(68, 22, 4, 2) == Fraction(ways, comb(68, 4))
     assert chance_at_least(68, 22, 4, 2) == Fraction(5768, 14807)  # about 39.0 %
+
+
+def chance_refusal(total, mine, drawn, at_least):
+    try:
+        chance_at_least(total, mine, drawn, at_least)
+    except RuleError as error:
+        return error
+    raise AssertionError("the chance was given")
+
+
+def test_the_chance_of_a_negative_number_of_blocks_is_refused_on_that_field():
+    error = chance_refusal(68, 22, 4, -1)
+    assert (error.field, error.rule, error.params) == ("at_least", None, {})
+
+
+def test_a_bag_cannot_hold_more_of_my_colour_than_it_holds_in_all():  # BO-5
+    for mine in (-1, 69):
+        error = chance_refusal(68, mine, 4, 2)
+        assert (error.field, error.rule, error.params) == ("mine", "BO-5", {"total": 68})
+
+
+def test_a_draw_takes_no_more_blocks_than_the_bag_holds():  # BO-5
+    for drawn in (-1, 11):
+        error = chance_refusal(10, 3, drawn, 0)
+        assert (error.field, error.rule, error.params) == ("drawn", "BO-5", {"total": 10})
+    assert chance_at_least(10, 3, 10, 3) == 1  # the whole bag is a draw

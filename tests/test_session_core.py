@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scoring import session as core
 from scoring.errors import RuleError
 from scoring.score_entry import ScoreEntry
+from scoring.seven_wonders.engine import SevenWonders
 
 RULES = core.Rules(entry=ScoreEntry(tiebreak="coins", rule="SW-14"))
 SEATS = ["1", "2", "3"]
@@ -121,3 +122,84 @@ def test_replaying_the_accepted_log_equals_the_state_built_step_by_step(attempts
             continue
         accepted.append(event)
     assert core.replay(RULES, seats=SEATS, options={}, seed=1, events=accepted) == state
+
+
+SW_RULES = core.Rules(entry=ScoreEntry(tiebreak="coins", rule="SW-14"), engine=SevenWonders())
+
+
+def core_refused(rules, state, event_type, **payload):
+    """``step`` refuses the event as malformed for the session (no game rule), naming the type."""
+    with pytest.raises(RuleError) as error:
+        core.step(rules, state, core.Event(seq=99, type=event_type, payload=payload))
+    assert (error.value.field, error.value.rule) == ("type", None), error.value.message
+    return error.value
+
+
+def test_the_core_takes_its_own_events_the_entrys_and_the_games():
+    entry = {"scores.record", "places.record"}
+    assert RULES.event_types() == {"session.start", "session.finish", "session.abandon", "undo", *entry}
+    assert SW_RULES.event_types() == {"session.start", "session.finish", "session.abandon", "undo", *entry} | set(
+        SevenWonders().event_types()
+    )
+
+
+def test_each_lifecycle_refusal_names_the_event_type():
+    new = core.initial_state(RULES, seats=SEATS, options={}, seed=1)
+    with pytest.raises(RuleError) as error:
+        core.check_undo(new)
+    assert (error.value.field, error.value.rule) == ("type", None)
+    core_refused(RULES, new, core.FINISH)
+    core_refused(RULES, play((core.START, {})), core.START)
+    abandoned = play((core.ABANDON, {}))
+    core_refused(RULES, abandoned, core.ABANDON)
+    core_refused(RULES, abandoned, "scores.record", scores={"1": 1, "2": 2, "3": 3})
+    core_refused(RULES, abandoned, core.FINISH)
+    finished = play(("places.record", {"places": {"1": 1, "2": 2, "3": 3}}), (core.FINISH, {}))
+    core_refused(RULES, finished, core.ABANDON)
+    with pytest.raises(RuleError) as error:
+        core.check_undo(finished)
+    assert (error.value.field, error.value.rule) == ("type", None)
+    error = core_refused(RULES, new, "sw.sheet", seat="1", sheet={"coins": 1})
+    assert error.params == {"type": "sw.sheet"}
+
+
+def test_an_undo_is_never_a_step():
+    with pytest.raises(ValueError) as error:  # noqa: PT011 - the type is the point: a caller's mistake, not a refusal
+        core.step(RULES, core.initial_state(RULES, seats=SEATS, options={}, seed=1), core.Event(seq=1, type=core.UNDO))
+    assert type(error.value) is ValueError
+
+
+def test_an_undo_after_more_events_than_a_checkpoint_holds_reverts_the_last_one():
+    moves = [(core.START, {})] + [("scores.record", {"scores": {"1": n, "2": 0, "3": 0}}) for n in range(1, 40)]
+    for undos in (1, 7, 8, 9, 20):
+        state = play(*moves, *[(core.UNDO, {})] * undos)
+        kept = len(moves) - undos
+        assert state["in_effect"] == list(range(1, kept + 1))
+        assert state["entry"]["scores"] == {"1": kept - 1, "2": 0, "3": 0}
+    state = play(*moves, (core.UNDO, {}), ("scores.record", {"scores": {"1": 99, "2": 0, "3": 0}}), (core.UNDO, {}))
+    assert state["entry"]["scores"] == {"1": 38, "2": 0, "3": 0}
+
+
+def sw_play(*events: tuple[str, dict]) -> dict:
+    log = [core.Event(seq=i, type=t, payload=p) for i, (t, p) in enumerate(events, start=1)]
+    return core.replay(SW_RULES, seats=["a", "b"], options={}, seed=1, events=log)
+
+
+def test_a_games_own_events_wait_for_the_start_and_its_last_sheet_moves_the_session_to_scoring():  # SW-12, SW-14
+    setup = core.initial_state(SW_RULES, seats=["a", "b"], options={}, seed=1)
+    assert setup["game"] == SevenWonders().initial_state(seats=["a", "b"], options={}, seed=1)
+    core_refused(SW_RULES, setup, "sw.sheet", seat="a", sheet={"coins": 3})
+    state = sw_play((core.START, {}), ("sw.sheet", {"seat": "a", "sheet": {"coins": 3, "civilian": 5}}))
+    assert state["status"] == core.PLAYING
+    assert core.standings(SW_RULES, state) is None
+    state = sw_play(
+        (core.START, {}),
+        ("sw.sheet", {"seat": "a", "sheet": {"coins": 3, "civilian": 5}}),
+        ("sw.sheet", {"seat": "b", "sheet": {"coins": 0, "civilian": 9}}),
+    )
+    assert state["status"] == core.SCORING
+    assert [(s.seat, s.score, s.rank) for s in core.standings(SW_RULES, state)] == [("a", 6, 2), ("b", 9, 1)]
+    state = core.step(SW_RULES, state, core.Event(seq=4, type="sw.sheet", payload={"seat": "a", "sheet": {"coins": 0}}))
+    assert state["status"] == core.SCORING
+    entered = core.step(SW_RULES, state, core.Event(seq=5, type="places.record", payload={"places": {"a": 1, "b": 2}}))
+    assert [(s.seat, s.rank) for s in core.standings(SW_RULES, entered)] == [("a", 1), ("b", 2)]

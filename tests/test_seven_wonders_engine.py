@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
-from scoring.seven_wonders.data import markers_for, project
+from scoring.seven_wonders.data import data, markers_for, project
 from scoring.seven_wonders.engine import SevenWonders
 
 ENGINE = SevenWonders()
@@ -205,3 +205,376 @@ def test_a_declared_tile_is_an_own_unbuilt_one_after_the_draft_and_can_be_taken_
     state = apply(state, sw.DECLARE_TILE, seat="0", tile=None)
     assert state["declared"] == {}
     refused(state, sw.BUILD_TILES, "SW-5")  # nothing declared and nothing given
+
+
+# --- mutation testing (docs/mutation.md): every field, rule and state key the engine gives ---
+
+COUNTED = {**ALL, "turns_counted": True}
+
+
+def refused_at(state, event_type, rule, field, **payload):
+    """Refused with ``rule`` (None: malformed input), naming ``field``."""
+    error = refused(state, event_type, rule, **payload)
+    assert error.field == field, error.message
+    return error
+
+
+def recorded(players=3, options=ALL):
+    """A game whose tiles were drafted by hand: seat 0 holds 1, 5, 9; seat 1 2, 19, 24; ..."""
+    held = [[1, 5, 9], [2, 19, 24], [3, 7, 11], [4, 6, 22]][:players]
+    return apply(new(players, options), sw.DRAFT_RECORD, tiles={str(n): tiles for n, tiles in enumerate(held)})
+
+
+def test_the_engine_takes_the_eight_events_of_the_game():
+    assert ENGINE.event_types() == {
+        "sw.draft_pick", "sw.draft_record", "sw.declare_tile", "sw.build_tiles",
+        "sw.participate", "sw.next_turn", "sw.end_age", "sw.sheet",
+    }  # fmt: skip
+
+
+def test_a_game_with_every_module_starts_with_the_whole_state():  # SW-1, SW-2, SW-3, SW-9
+    options = {**COUNTED, "leaders": True, "table": {"tiles": {"9": "neighbour grey goods -2"}}}
+    state = ENGINE.initial_state(seats=["a", "b", "c"], options=options, seed=4)
+    hands, projects = state.pop("hands"), state.pop("projects")
+    assert sorted(hands) == ["a", "b", "c"]
+    assert all(len(hand) == 3 for hand in hands.values())
+    assert [project(slug)["age"] for slug in projects] == [1, 2, 3]
+    assert state == {
+        "seats": ["a", "b", "c"], "sheets": {}, "tiles_on": True, "projects_on": True, "leaders_on": True,
+        "corrections": {"tiles": {"9": "neighbour grey goods -2"}, "projects": {}},
+        "draft_step": 1, "kept": {"a": [], "b": [], "c": []}, "picks": {}, "tiles": {}, "built": [], "spaces": 3,
+        "markers_left": 2, "markers": {}, "resolved": [], "turn": 1, "joined": [], "age": 1,
+    }  # fmt: skip
+
+
+def test_a_game_without_modules_holds_the_sheets_and_the_age_only():  # SW-12
+    state = ENGINE.initial_state(seats=["a", "b"], options={}, seed=1)
+    assert state == {
+        "seats": ["a", "b"], "sheets": {}, "tiles_on": False, "projects_on": False, "leaders_on": False,
+        "corrections": {"tiles": {}, "projects": {}}, "age": 1,
+    }  # fmt: skip
+    assert (sw.tiles_built(state, "a"), sw.reward_tokens(state, "a"), sw.penalty_token_points(state, "a")) == (0, {}, 0)
+
+
+def test_a_table_that_does_not_count_turns_starts_without_a_turn():  # SW-9
+    state = new(3)
+    assert (state["turn"], state["joined"], state["leaders_on"]) == (None, [], False)
+
+
+def test_an_unknown_event_type_is_refused_naming_it():
+    error = refused_at(new(3), "sw.build_wonder", None, "type")
+    assert error.params == {"type": "sw.build_wonder"}
+
+
+def test_the_standings_break_each_score_down_by_column_with_the_coins():  # SW-12
+    state = apply(new(2, options={}), sw.SHEET, seat="0", sheet={"coins": 4, "civilian": 10})
+    state = apply(state, sw.SHEET, seat="1", sheet={"coins": 7, "military": 3})
+    assert [s.breakdown for s in ENGINE.standings(state)] == [
+        {
+            "military": 0, "treasury": 1, "wonder": 0, "civilian": 10, "science": 0, "commercial": 0,
+            "guilds": 0, "leaders": 0, "cities": 0, "babel_tiles": 0, "great_projects": 0, "coins": 4,
+        },
+        {
+            "military": 3, "treasury": 2, "wonder": 0, "civilian": 0, "science": 0, "commercial": 0,
+            "guilds": 0, "leaders": 0, "cities": 0, "babel_tiles": 0, "great_projects": 0, "coins": 7,
+        },
+    ]  # fmt: skip
+
+
+def test_each_step_of_the_draft_leaves_the_picks_empty_and_says_which_step_is_next():  # SW-2
+    state = new(3)
+    hands = state["hands"]
+    state = apply(state, sw.DRAFT_PICK, seat="0", tile=min(hands["0"]))
+    assert (state["picks"], state["draft_step"]) == ({"0": min(hands["0"])}, 1)
+    for seat in ("1", "2"):
+        state = apply(state, sw.DRAFT_PICK, seat=seat, tile=min(hands[seat]))
+    passed = {seat: sorted(hands[seat])[1:] for seat in hands}
+    assert (state["picks"], state["draft_step"]) == ({}, 2)
+    assert state["kept"] == {seat: [min(hands[seat])] for seat in hands}
+    assert state["hands"] == {"0": passed["1"], "1": passed["2"], "2": passed["0"]}
+    for seat in ("0", "1", "2"):
+        state = apply(state, sw.DRAFT_PICK, seat=seat, tile=min(state["hands"][seat]))
+    assert (state["kept"]["0"], state["hands"], state["picks"], state["draft_step"]) == (
+        [min(hands["0"]), min(passed["1"])],
+        {},
+        {},
+        0,
+    )
+    assert state["tiles"]["0"] == sorted([min(hands["0"]), min(passed["1"]), max(passed["2"])])
+
+
+def test_a_pick_names_a_player_of_the_session_and_a_tile_of_their_hand():  # SW-2
+    state = new(3)
+    outside = next(t for t in range(1, 25) if t not in state["hands"]["0"])
+    refused_at(state, sw.DRAFT_PICK, "SW-2", "tile", seat="0", tile=outside)
+    refused_at(state, sw.DRAFT_PICK, None, "seat", seat="9", tile=state["hands"]["0"][0])
+    refused_at(state, sw.DRAFT_PICK, None, "seat", tile=state["hands"]["0"][0])
+    refused_at(draft(state), sw.DRAFT_PICK, "SW-2", "type", seat="0", tile=1)
+    refused_at(new(3, options={}), sw.DRAFT_PICK, "SW-2", "type", seat="0", tile=1)
+
+
+def test_a_seat_given_as_a_number_is_the_player_of_that_name():
+    state = new(3)
+    state = apply(state, sw.DRAFT_PICK, seat=0, tile=state["hands"]["0"][0])
+    assert list(state["picks"]) == ["0"]
+
+
+def test_a_draft_recorded_by_hand_ends_the_draft_with_nothing_left_in_hand():  # SW-2
+    state = recorded(2)
+    before = new(2)
+    assert state == {
+        **before,
+        "hands": {},
+        "kept": {"0": [], "1": []},
+        "draft_step": 0,
+        "tiles": {"0": [1, 5, 9], "1": [2, 19, 24]},
+    }
+
+
+def test_a_draft_is_recorded_only_before_the_apps_draft_has_begun():  # SW-2
+    tiles = {"0": [1, 5, 9], "1": [2, 19, 24]}
+    refused_at(recorded(2), sw.DRAFT_RECORD, "SW-2", "type", tiles=tiles)
+    state = new(2)
+    begun = apply(state, sw.DRAFT_PICK, seat="0", tile=state["hands"]["0"][0])
+    refused_at(begun, sw.DRAFT_RECORD, "SW-2", "type", tiles=tiles)
+    refused_at(new(2, options={"great_projects": True}), sw.DRAFT_RECORD, "SW-2", "type", tiles=tiles)
+
+
+def test_a_recorded_draft_gives_three_different_tiles_to_every_player():  # SW-2
+    state = new(2)
+    refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles")
+    refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles", tiles=[[1, 5, 9], [2, 19, 24]])
+    refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles", tiles={"0": [1, 5, 9]})
+    refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles", tiles={"0": [1, 5, 9], "1": [2, 19, 24], "2": [3, 4, 6]})
+    for held in (5, "159", [1, 1, 5], [1, 5, 9, 13], [1, 1, 5, 9], []):
+        error = refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles.0", tiles={"0": held, "1": [2, 19, 24]})
+        assert error.params == {}
+    error = refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles.1", tiles={"0": [1, 5, 9], "1": [2, 19, 25]})
+    assert error.params == {"tile": 25}
+    error = refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles.1", tiles={"0": [1, 5, 9], "1": [0, 19, 24]})
+    assert error.params == {"tile": 0}
+    error = refused_at(state, sw.DRAFT_RECORD, "SW-2", "tiles.1", tiles={"0": [1, 5, 9], "1": [2, 9, 24]})
+    assert error.params == {"tile": 9}
+
+
+def test_a_declared_tile_is_refused_naming_the_tile():  # SW-2, SW-5
+    refused_at(new(3), sw.DECLARE_TILE, "SW-2", "type", seat="0", tile=1)
+    refused_at(recorded(), sw.DECLARE_TILE, "SW-5", "tile", seat="0", tile=2)
+    refused_at(recorded(), sw.DECLARE_TILE, None, "seat", seat="7", tile=1)
+
+
+def test_declared_tiles_are_built_by_an_event_that_names_no_tile():  # SW-5
+    state = apply(apply(recorded(), sw.DECLARE_TILE, seat="0", tile=9), sw.DECLARE_TILE, seat="1", tile=2)
+    state = apply(state, sw.BUILD_TILES)
+    assert (state["built"], state["declared"]) == ([["1", 2], ["0", 9]], {})
+
+
+def test_built_tiles_are_refused_naming_the_tiles_or_the_seat():  # SW-2, SW-5
+    refused_at(new(3), sw.BUILD_TILES, "SW-2", "type", tiles={"0": 1})
+    refused_at(new(3, options={}), sw.BUILD_TILES, "SW-2", "type", tiles={"0": 1})
+    state = recorded()
+    refused_at(state, sw.BUILD_TILES, "SW-5", "tiles", tiles=[["0", 1]])
+    refused_at(state, sw.BUILD_TILES, "SW-5", "tiles", tiles=None)
+    refused_at(state, sw.BUILD_TILES, "SW-5", "tiles", tiles={})
+    refused_at(state, sw.BUILD_TILES, "SW-5", "tiles.1", tiles={"0": 1, "1": 3})
+    refused_at(state, sw.BUILD_TILES, None, "seat", tiles={"5": 1})
+
+
+def test_a_player_joins_once_per_turn_and_again_in_the_next_turn():  # SW-9
+    state = new(4, options=COUNTED)
+    assert (state["turn"], sw.joined_this_turn(state), sw.participation(state, "0")) == (1, [], sw.CARD)
+    state = apply(state, sw.PARTICIPATE, seat="0")
+    assert (state["joined"], sw.joined_this_turn(state), state["markers_left"]) == (["0"], ["0"], 2)
+    assert (sw.participation(state, "0"), sw.participation(state, "1")) == (None, sw.CARD)
+    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="0")
+    state = apply(state, sw.PARTICIPATE, seat="1")
+    assert (state["joined"], state["markers_left"], sw.participation(state, "2")) == (["0", "1"], 1, sw.CARD)
+    state = apply(state, sw.NEXT_TURN, turn=1)
+    assert (state["turn"], state["joined"], sw.joined_this_turn(state)) == (2, [], [])
+    state = apply(state, sw.PARTICIPATE, seat="0")
+    assert (state["markers"], state["markers_left"], state["joined"]) == ({"0": 2, "1": 1}, 0, ["0"])
+
+
+def test_with_no_marker_left_only_players_joining_in_the_same_turn_take_one_from_the_reserve():  # SW-9
+    state = apply(new(3, options=COUNTED), sw.PARTICIPATE, seat="0")
+    state = apply(apply(state, sw.NEXT_TURN), sw.PARTICIPATE, seat="1")
+    assert (state["markers_left"], state["joined"]) == (0, ["1"])
+    assert [sw.participation(state, seat) for seat in ("0", "1", "2")] == [sw.RESERVE, None, sw.RESERVE]
+    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="2")
+    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="2", same_turn_reserve="yes")
+    joined = apply(state, sw.PARTICIPATE, seat="2", same_turn_reserve=True)
+    assert (joined["markers"], joined["markers_left"], joined["joined"]) == ({"0": 1, "1": 1, "2": 1}, 0, ["1", "2"])
+    later = apply(state, sw.NEXT_TURN, turn=2)
+    assert [sw.participation(later, seat) for seat in ("0", "1", "2")] == [None, None, None]
+    refused_at(later, sw.PARTICIPATE, "SW-9", "same_turn_reserve", seat="2", same_turn_reserve=True)
+    refused_at(later, sw.PARTICIPATE, "SW-9", "seat", seat="2")
+
+
+def test_a_table_that_does_not_count_turns_lets_a_player_join_twice_and_anyone_use_the_reserve():  # SW-9
+    state = apply(apply(new(3), sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="0")
+    assert (state["markers"], state["markers_left"], state["joined"]) == ({"0": 2}, 0, ["0", "0"])
+    assert sw.joined_this_turn(state) == []
+    assert [sw.participation(state, seat) for seat in ("0", "1")] == [sw.RESERVE, sw.RESERVE]
+    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="1")
+    state = apply(state, sw.PARTICIPATE, seat="1", same_turn_reserve=True)
+    assert (state["markers"], state["markers_left"]) == ({"0": 2, "1": 1}, 0)
+
+
+def test_a_participation_is_refused_without_projects_after_the_game_or_for_an_unknown_seat():  # SW-3, SW-10
+    refused_at(new(3, options={"tower_tiles": True}), sw.PARTICIPATE, "SW-3", "type", seat="0")
+    over = new(3)
+    for _age in (1, 2, 3):
+        over = apply(over, sw.END_AGE)
+    refused_at(over, sw.PARTICIPATE, "SW-10", "type", seat="0")
+    refused_at(new(3), sw.PARTICIPATE, None, "seat", seat="3")
+    refused_at(new(3), sw.PARTICIPATE, None, "seat")
+
+
+def test_each_new_turn_counts_on_and_a_second_press_for_the_same_turn_is_refused():  # SW-9
+    state = new(3, options=COUNTED)
+    state = apply(state, sw.PARTICIPATE, seat="0")
+    state = apply(state, sw.NEXT_TURN, turn=1)
+    assert (state["turn"], state["joined"]) == (2, [])
+    error = refused_at(state, sw.NEXT_TURN, "SW-9", "turn", turn=1)
+    assert error.params == {"turn": 1}
+    refused_at(state, sw.NEXT_TURN, "SW-9", "turn", turn=3)
+    state = apply(state, sw.NEXT_TURN)
+    assert state["turn"] == 3
+    for wrong in (True, "3", 3.0):
+        refused_at(state, sw.NEXT_TURN, None, "turn", turn=wrong)
+    assert apply(state, sw.NEXT_TURN, turn=3)["turn"] == 4
+
+
+def test_a_table_that_did_not_count_turns_starts_counting_at_its_first_new_turn():  # SW-9
+    state = apply(apply(new(3), sw.PARTICIPATE, seat="0"), sw.NEXT_TURN, turn=1)
+    assert (state["turn"], state["joined"]) == (2, [])
+    state = apply(state, sw.PARTICIPATE, seat="0")
+    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="0")
+
+
+def test_a_new_turn_is_refused_without_projects_and_after_the_third_age():  # SW-3, SW-10
+    refused_at(new(3, options={}), sw.NEXT_TURN, "SW-3", "type")
+    over = new(3)
+    for _age in (1, 2, 3):
+        over = apply(over, sw.END_AGE)
+    refused_at(over, sw.NEXT_TURN, "SW-10", "type")
+
+
+def test_an_age_ends_without_projects_by_counting_the_age_only():  # SW-4
+    state = new(3, options={})
+    ended = apply(state, sw.END_AGE)
+    assert ended == {**state, "age": 2}
+    ended = apply(apply(ended, sw.END_AGE), sw.END_AGE)
+    assert ended["age"] == 4
+    refused_at(ended, sw.END_AGE, "SW-10", "type")
+
+
+def with_projects(state, *slugs):
+    """The state with these projects drawn for the three ages (SW-3)."""
+    return {**state, "projects": list(slugs)}
+
+
+def test_the_end_of_an_age_records_each_outcome_with_the_tiles_the_leaders_and_the_groups_cards():  # SW-10
+    age_one = [card["slug"] for card in data()["projects"]["value"] if card["age"] == 1]
+    table = {"projects": {slug: {"penalty_defeat_tokens": 1} for slug in age_one}}
+    state = recorded(4, {**COUNTED, "leaders": True, "table": table})
+    state = apply(apply(state, sw.BUILD_TILES, tiles={"3": 22}), sw.PARTICIPATE, seat="0")
+    before = state
+    state = apply(state, sw.END_AGE, cannot_suffer=["3"], tomyris="2")
+    assert state == {
+        **before,
+        "markers_left": 3,
+        "markers": {},
+        "turn": 1,
+        "joined": [],
+        "age": 2,
+        "resolved": [
+            {
+                "age": 1,
+                "project": before["projects"][0],
+                "success": False,
+                "outcomes": [
+                    {"seat": "0", "outcome": "none", "times": 0, "vp": None, "defeat_tokens": 0},
+                    {"seat": "1", "outcome": "penalty", "times": 1, "vp": None, "defeat_tokens": 2},
+                    {"seat": "2", "outcome": "penalty", "times": 1, "vp": None, "defeat_tokens": 0},
+                    {"seat": "3", "outcome": "penalty_token", "times": 1, "vp": -1, "defeat_tokens": 0},
+                ],
+            }
+        ],
+    }
+
+
+def test_a_military_reward_drops_a_step_while_tile_19_shows_and_only_with_the_tiles():  # SW-7, SW-10
+    state = with_projects(recorded(3), "double-walls", "war-mirror", "giant-trebuchet")
+    state = apply(state, sw.BUILD_TILES, tiles={"1": 19})
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="1")
+    state = apply(state, sw.END_AGE)
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="0")
+    state = apply(state, sw.END_AGE)
+    assert [[(o["outcome"], o["times"], o["vp"]) for o in r["outcomes"]] for r in state["resolved"]] == [
+        [("reward", 1, 0), ("reward", 1, 0), ("none", 0, None)],
+        [("reward", 2, 1), ("none", 0, None), ("none", 0, None)],
+    ]
+    plain = with_projects(new(3, options={"great_projects": True}), "double-walls", "war-mirror", "giant-trebuchet")
+    plain = apply(plain, sw.END_AGE)
+    plain = apply(apply(plain, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="0")
+    assert apply(plain, sw.END_AGE)["resolved"][1]["outcomes"][0]["vp"] == 3  # no tiles: no tile 19
+
+
+def test_every_player_may_be_spared_a_penalty_and_the_list_names_players():  # SW-10
+    state = new(3)
+    ended = apply(state, sw.END_AGE, cannot_suffer=["0", "1", "2"])
+    assert [o["outcome"] for o in ended["resolved"][0]["outcomes"]] == ["penalty_token"] * 3
+    assert [sw.penalty_token_points(ended, seat) for seat in ("0", "1", "2")] == [-1, -1, -1]
+    for wrong in ("2", ["3"], {"0": True}):
+        refused_at(state, sw.END_AGE, None, "cannot_suffer", cannot_suffer=wrong)
+
+
+def test_tomyris_is_named_only_in_a_game_with_leaders_and_among_its_players():  # SW-10
+    state = new(3)
+    refused_at(state, sw.END_AGE, "SW-10", "tomyris", tomyris="1")
+    for nobody in ("", None):
+        assert apply(state, sw.END_AGE, tomyris=nobody)["age"] == 2
+    leaders = new(3, options={**ALL, "leaders": True})
+    refused_at(leaders, sw.END_AGE, None, "tomyris", tomyris="3")
+    assert apply(leaders, sw.END_AGE, tomyris="1")["age"] == 2
+
+
+def test_after_the_third_age_the_card_is_not_refilled():  # SW-3, SW-10
+    state = new(3, options=COUNTED)
+    state = apply(apply(state, sw.END_AGE), sw.END_AGE)
+    state = apply(apply(state, sw.PARTICIPATE, seat="2"), sw.PARTICIPATE, seat="0")
+    state = apply(state, sw.END_AGE)
+    assert {k: state[k] for k in ("markers_left", "markers", "turn", "joined", "age")} == {
+        "markers_left": 0,
+        "markers": {},
+        "turn": 1,
+        "joined": [],
+        "age": 4,
+    }
+    assert apply(apply(new(3), sw.END_AGE), sw.END_AGE)["markers_left"] == 2
+
+
+def test_reward_tokens_and_penalty_points_are_each_players_own():  # SW-10, SW-12
+    state = with_projects(new(3), "cranes", "smelter", "archives")
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.END_AGE, cannot_suffer=["1", "2"])
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="1")
+    state = apply(state, sw.END_AGE)
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="0")
+    state = apply(state, sw.END_AGE)
+    assert [sw.reward_tokens(state, seat) for seat in ("0", "1", "2")] == [
+        {"smelter": 1, "archives": 2},
+        {"smelter": 1},
+        {},
+    ]
+    assert [sw.penalty_token_points(state, seat) for seat in ("0", "1", "2")] == [0, -1, -1]
+
+
+def test_a_sheet_is_refused_naming_the_sheet_and_its_column():  # SW-8, SW-12
+    state = new(2, options={})
+    refused_at(state, sw.SHEET, None, "sheet", seat="0", sheet=[4, 10])
+    refused_at(state, sw.SHEET, None, "sheet", seat="0")
+    refused_at(state, sw.SHEET, None, "sheet.coins", seat="0", sheet={"civilian": 3})
+    refused_at(state, sw.SHEET, "SW-8", "sheet.babel_tiles", seat="0", sheet={"coins": 1, "babel_tiles": 4})
+    refused_at(state, sw.SHEET, None, "seat", seat="2", sheet={"coins": 1})
+    assert apply(state, sw.SHEET, seat="1", sheet={"coins": 1})["sheets"] == {"1": {"coins": 1}}

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
-from scoring.seven_wonders.data import data, markers_for, project
+from scoring.seven_wonders.data import check_corrections, data, markers_for, project, tile_effects, tiles_outside_seed
 from scoring.seven_wonders.projects import Participant, resolve
 from scoring.seven_wonders.science import best_science, points_for
 from scoring.seven_wonders.sheet import rank_sheets, score_sheet
@@ -258,3 +258,176 @@ def test_a_sheet_without_a_field_name_reports_the_player():
     with pytest.raises(RuleError) as error:
         score_sheet({"name": "x"})
     assert error.value.field == "player.coins"
+
+
+def defeat_tokens_on(slug, tokens):
+    """A group's correction: the card's penalty gives ``tokens`` defeat tokens (SW-10, SW-11)."""
+    return {"projects": {slug: {"penalty_defeat_tokens": tokens}}}
+
+
+@pytest.mark.parametrize(
+    ("tokens", "tiles", "given"),
+    [(0, [], 0), (0, [22], 0), (1, [], 1), (3, [], 3), (1, [22], 2), (3, [22], 6), (3, [19, 21, 23], 3)],
+)
+def test_a_penalty_gives_the_cards_defeat_tokens_doubled_while_tile_22_is_visible(tokens, tiles, given):  # SW-7, SW-10
+    players = [Participant("a", 1), Participant("b", 0), Participant("c", 0, can_suffer_penalty=False)]
+    corrections = defeat_tokens_on("cranes", tokens)
+    success, outcomes = resolve("cranes", players, markers_left=1, age=1, tiles=tiles, corrections=corrections)
+    assert not success
+    assert [(o.name, o.outcome, o.times, o.vp, o.defeat_tokens) for o in outcomes] == [
+        ("a", "none", 0, None, 0),
+        ("b", "penalty", 1, None, given),
+        ("c", "penalty_token", 1, -1, 0),
+    ]
+    assert all(type(o.defeat_tokens) is int for o in outcomes)
+
+
+def test_tomyris_takes_no_defeat_token_from_a_penalty_the_others_do():  # SW-10 (seed 002, Leaders)
+    players = [Participant("a", 1), Participant("t", 0, takes_no_defeat_tokens=True), Participant("b", 0)]
+    for tiles, others in (([], 2), ([22], 4)):
+        _success, outcomes = resolve(
+            "cranes", players, markers_left=1, age=1, tiles=tiles, corrections=defeat_tokens_on("cranes", 2)
+        )
+        assert [(o.name, o.outcome, o.times, o.defeat_tokens) for o in outcomes] == [
+            ("a", "none", 0, 0),
+            ("t", "penalty", 1, 0),
+            ("b", "penalty", 1, others),
+        ]
+
+
+def test_a_corrected_military_reward_is_what_the_participants_get():  # SW-10, SW-11
+    corrections = {"projects": {"war-mirror": {"reward_vp": 5}}}
+    for tiles, vp in (([], 5), ([19], 3)):
+        success, outcomes = resolve(
+            "war-mirror",
+            [Participant("x", 2), Participant("y", 0)],
+            markers_left=0,
+            age=2,
+            tiles=tiles,
+            corrections=corrections,
+        )
+        assert success
+        assert [(o.outcome, o.times, o.vp) for o in outcomes] == [("reward", 2, vp), ("none", 0, None)]
+
+
+def test_markers_left_below_zero_are_refused_naming_the_field():
+    with pytest.raises(RuleError) as error:
+        resolve("cranes", [Participant("x", 1)], markers_left=-1, age=1)
+    assert (error.value.field, error.value.rule, error.value.params) == ("markers_left", None, {"low": 0, "high": 99})
+
+
+def test_no_marker_left_while_nobody_holds_one_is_refused():  # SW-10
+    with pytest.raises(RuleError) as error:
+        resolve("cranes", [Participant("x", 0), Participant("y", 0)], markers_left=0, age=1)
+    assert (error.value.field, error.value.rule) == ("markers_left", "SW-10")
+
+
+def corrections_refused(raw, field, rule):
+    """A group's card corrections refused with ``rule``, naming ``field``."""
+    with pytest.raises(RuleError) as error:
+        check_corrections(raw)
+    assert (error.value.field, error.value.rule) == (field, rule), error.value.message
+    return error.value
+
+
+WAR_MIRROR = {
+    "cost": "3 coins", "penalty": "discard a green card", "reward": "+4 VP military victory token",
+    "reward_vp": 4, "penalty_defeat_tokens": 2,
+}  # fmt: skip
+
+
+def test_a_groups_corrections_replace_the_cards_texts_and_numbers():  # SW-11
+    card = project("war-mirror", {"projects": {"war-mirror": WAR_MIRROR, "cranes": {"cost": "9 coins"}}})
+    assert card == {
+        "slug": "war-mirror", "age": 2, "name": "War Mirror", "colour": "red", "cost": "3 coins",
+        "penalty": "discard a green card", "penalty_defeat_tokens": 2,
+        "reward": {"kind": "military_victory", "vp": 4, "text": "+4 VP military victory token"},
+    }  # fmt: skip
+    assert project("war-mirror", {"projects": {"war-mirror": {"reward": "a banner"}}})["reward"] == {
+        "kind": "military_victory",
+        "vp": 3,
+        "text": "a banner",
+    }
+    assert project("war-mirror", {"projects": {"war-mirror": {"reward_vp": 0}}})["reward"]["vp"] == 0
+    assert project("war-mirror") == project("war-mirror", {"tiles": {"9": "x"}})
+    assert project("war-mirror")["reward"] == {
+        "kind": "military_victory",
+        "vp": 3,
+        "text": "+3 VP military victory token",
+    }
+
+
+def test_a_tiles_effect_is_the_groups_correction_or_the_card_data():  # SW-7
+    assert tile_effects() == data()["tiles"]["value"]
+    assert tile_effects({"projects": {}}) == data()["tiles"]["value"]
+    corrected = tile_effects({"tiles": {"9": "neighbour grey goods -2"}})
+    assert corrected == {**data()["tiles"]["value"], "9": "neighbour grey goods -2"}
+    assert sorted(int(n) for n in corrected) == list(range(1, 25))
+
+
+def test_six_tiles_are_assigned_one_by_one_outside_the_seed():  # SW-7
+    assert tiles_outside_seed() == [1, 2, 6, 13, 15, 16]
+
+
+def test_a_groups_corrections_come_back_checked():  # SW-7, SW-10, SW-11
+    raw = {
+        "tiles": {"9": "neighbour grey goods -2", "24": "x" * 200},
+        "projects": {"war-mirror": WAR_MIRROR, "cranes": {"penalty_defeat_tokens": 0, "cost": " 1 coin "}},
+    }
+    assert check_corrections(raw) == raw
+    assert check_corrections(None) == check_corrections({}) == {"tiles": {}, "projects": {}}
+    assert check_corrections({"tiles": {"1": "y"}}) == {"tiles": {"1": "y"}, "projects": {}}
+    assert check_corrections({"projects": {"archives": {"penalty": "z"}}}) == {
+        "tiles": {},
+        "projects": {"archives": {"penalty": "z"}},
+    }
+    for vp in (0, 10):
+        assert check_corrections({"projects": {"giant-trebuchet": {"reward_vp": vp}}})["projects"] == {
+            "giant-trebuchet": {"reward_vp": vp}
+        }
+    for tokens in (0, 10):
+        assert check_corrections({"projects": {"obelisk": {"penalty_defeat_tokens": tokens}}})["projects"] == {
+            "obelisk": {"penalty_defeat_tokens": tokens}
+        }
+
+
+def test_corrections_of_anything_but_tiles_and_projects_are_refused():  # SW-7, SW-11
+    corrections_refused({"cards": {}}, "table", "SW-11")
+    corrections_refused({"tiles": {}, "leaders": {}}, "table", "SW-11")
+    corrections_refused(["tiles"], "table", "SW-11")
+    corrections_refused({"tiles": ["9"]}, "table.tiles", "SW-7")
+    corrections_refused({"projects": ["cranes"]}, "table.projects", "SW-11")
+
+
+def test_a_tile_correction_names_a_tile_and_gives_its_text():  # SW-7
+    error = corrections_refused({"tiles": {"25": "x"}}, "tiles.25", "SW-7")
+    assert error.params == {"tile": "25"}
+    corrections_refused({"tiles": {"0": "x"}}, "tiles.0", "SW-7")
+    corrections_refused({"tiles": {9: "x"}}, "tiles.9", "SW-7")
+    for text in ("", "   ", "x" * 201, 5, None):
+        error = corrections_refused({"tiles": {"9": text}}, "tiles.9", "SW-7")
+        assert error.params == {"max": 200}
+
+
+def test_a_project_correction_names_a_card_and_what_can_be_corrected_on_it():  # SW-10, SW-11
+    corrections_refused({"projects": {"hanging-bridge": {"cost": "1 coin"}}}, "project", "SW-11")
+    corrections_refused({"projects": {"cranes": "1 coin"}}, "projects.cranes", "SW-11")
+    corrections_refused({"projects": {"cranes": {"colour": "red"}}}, "projects.cranes", "SW-11")
+    corrections_refused({"projects": {"cranes": {"cost": "1 coin", "age": 2}}}, "projects.cranes", "SW-11")
+    for key in ("cost", "penalty", "reward"):
+        for text in ("", " ", "x" * 201, 3):
+            error = corrections_refused({"projects": {"cranes": {key: text}}}, f"projects.cranes.{key}", "SW-11")
+            assert error.params == {"max": 200}
+
+
+def test_only_a_military_reward_is_corrected_to_zero_to_ten_points():  # SW-10
+    corrections_refused({"projects": {"cranes": {"reward_vp": 1}}}, "projects.cranes.reward_vp", "SW-10")
+    for vp in (-1, 11, "4", None, 4.0):
+        corrections_refused({"projects": {"war-mirror": {"reward_vp": vp}}}, "projects.war-mirror.reward_vp", "SW-10")
+
+
+def test_a_penalty_gives_zero_to_ten_defeat_tokens():  # SW-10
+    field = "projects.cranes.penalty_defeat_tokens"
+    for tokens in (-1, 11, True, "1", None, 1.0):
+        error = corrections_refused({"projects": {"cranes": {"penalty_defeat_tokens": tokens}}}, field, "SW-10")
+        assert error.params == {"max": 10}
