@@ -338,7 +338,9 @@ def test_a_group_may_set_only_the_wrong_call_house_rule_to_a_known_choice():  # 
 
 
 def test_without_a_house_rule_a_wrong_call_is_a_miss_and_nothing_is_left_to_record():  # BO-5
+    # The group's edition table, or the option as an older session stored it.
     for state in (house_rule("miss"), house_rule(None, options={"table": {}, "wrong_call": "miss"})):
+        assert state["wrong_call"] == "miss"
         assert bo.wrong_call_choices(state) == ("pass", "miss")
         state = apply(state, bo.ROLL, call="even", roll=3, miss_choice=True)
         assert (state["active"], state["pending"]) == ("2", None)
@@ -656,3 +658,69 @@ def test_the_board_shows_why_a_tower_is_not_perfect_and_the_chance_to_draw():  #
     state = apply(state, bo.DRAW, blocks=[block("red", 1, "nw"), block("red", 1, "ne")])
     assert bo.chance_for(state, "1", 4, 1) == chance_at_least(66, 20, 4, 1)
     assert bo.chance_for(state, "2", 3, 2) == chance_at_least(66, 22, 3, 2)
+
+
+def test_a_new_game_waits_for_its_set_up_with_empty_towers_and_an_empty_bag():  # BO-1, BO-2, BO-7
+    state = ENGINE.initial_state(seats=["1", "2"], options={}, seed=5)
+    empty = [[None] * 4 for _ in range(6)]
+    assert state == {
+        "seats": ["1", "2"],
+        "seed": 5,
+        "phase": "setup",
+        "colours": {},
+        "extra": None,
+        "bag": {},
+        "bonus": {},
+        "towers": {"1": empty, "2": empty},
+        "eliminated": [],
+        "rolloff": {"contenders": ["1", "2"], "rounds": []},
+        "dice": 0,
+        "first": None,
+        "active": None,
+        "pending": None,
+        "last_roll": None,
+        "round": 1,
+        "placements": 0,
+        "perfect_since": {"1": None, "2": None},
+        "checks": [],
+        "adjustments": [],
+        "winner": None,
+        "won_by": None,
+        "wrong_call": None,
+    }
+    with pytest.raises(RuleError) as error:
+        ENGINE.initial_state(seats=[str(n) for n in range(7)], options={}, seed=1)
+    assert (error.value.field, error.value.params) == ("seats", {"low": 2, "high": 6})
+
+
+def test_each_event_comes_in_its_phase_and_names_the_event_type_when_it_does_not():  # BO-2, BO-3, BO-14
+    blank = ENGINE.initial_state(seats=["1", "2"], options={}, seed=1)
+    error = refused(blank, "bo.shuffle", None)
+    assert (error.field, error.params) == ("type", {"type": "bo.shuffle"})
+    assert field_of(blank, bo.ROLLOFF, "BO-3", digital=True) == "type"
+    assert field_of(blank, bo.ROLL, "BO-3", call="even") == "type"
+    state = playing()
+    assert field_of(state, bo.SETUP, "BO-2", colours={"1": "red", "2": "blue"}) == "type"
+    assert field_of(state, bo.ROLLOFF, "BO-3", digital=True) == "type"
+    over = apply(state, bo.KNOCK, seat="2", tower="1")
+    assert field_of(over, bo.ADJUST, "BO-14", note="after the end") == "type"
+
+
+def test_the_set_up_names_the_colour_or_the_extra_colour_that_breaks_a_rule():  # BO-1, BO-2
+    blank = ENGINE.initial_state(seats=["1", "2"], options={}, seed=1)
+    assert field_of(blank, bo.SETUP, "BO-1", colours=["red", "blue"]) == "colours"
+    error = refused(blank, bo.SETUP, "BO-1", colours={"1": "red", "2": "pink"})
+    assert (error.field, error.params) == ("colours.2", {"colours": "red, blue, green, yellow, purple, orange"})
+    assert field_of(blank, bo.SETUP, "BO-1", colours={"1": "red", "2": "red"}) == "colours.2"
+    assert field_of(blank, bo.SETUP, "BO-2", colours={"1": "red", "2": "blue"}, extra="blue") == "extra"
+    four = ENGINE.initial_state(seats=["1", "2", "3", "4"], options={}, seed=1)
+    colours = dict(zip(["1", "2", "3", "4"], COLOURS, strict=False))
+    assert field_of(four, bo.SETUP, "BO-2", colours=colours, extra="orange") == "extra"
+
+
+def test_the_roll_off_names_the_roll_that_breaks_a_rule():  # BO-3, BO-4
+    state = set_up(3)
+    assert field_of(state, bo.ROLLOFF, "BO-3", rolls=[6, 1, 1]) == "rolls"
+    assert field_of(state, bo.ROLLOFF, "BO-3", rolls={"1": 6, "2": 1, "3": 1, "9": 2}) == "rolls.9"
+    error = refused(state, bo.ROLLOFF, "BO-4", rolls={"1": 6, "2": 0, "3": 1})
+    assert (error.field, error.params) == ("rolls.2", {"faces": 6})
