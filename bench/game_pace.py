@@ -70,7 +70,7 @@ REDIS_URL = "redis://127.0.0.1:6379/8"
 SIDES = {"app": "babel_companion.asgi:application", "floor": "bench.floor:application"}
 EXTRA = ("--no-access-log", "--log-level", "warning")
 ENCODINGS = "gzip, deflate, br"  # what a browser offers; the app's pages come gzipped then
-TICKET = "Babel-Live-Ticket"  # sessions.table.live.TICKET_HEADER (importing it needs Django set up)
+TICKET = "Babel-Live-Ticket"  # sessions.table.tickets.TICKET_HEADER (importing it needs Django set up)
 DATA_VERSION = re.compile(rb'data-version="(\d+)')
 FETCH_TIMEOUT = 5.0  # a fetch answered later than this is a timeout
 GIVE_UP = 30.0  # a request not answered by then is abandoned: its connection opened again
@@ -117,7 +117,7 @@ def set_app_tables(count: int) -> list[AppTable]:
     from django.test import Client
 
     from sessions import services
-    from sessions.table.live import TICKET_HEADER
+    from sessions.table.tickets import TICKET_HEADER
 
     assert TICKET_HEADER == TICKET, "the live regions' ticket header was renamed"
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # this process's set-up requests

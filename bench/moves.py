@@ -229,7 +229,7 @@ def measure_table(repeats: int, server: servers.Server | None) -> list[Measured]
     from bench.hello_urls import HELLO_PATH
     from sessions import services
     from sessions.models import GameSession
-    from sessions.table.live import TICKET_HEADER
+    from sessions.table.tickets import TICKET_HEADER
 
     owner, session, players = tables.started_tower()
     code = services.create_join_code(session=session).code

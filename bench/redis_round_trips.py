@@ -6,7 +6,8 @@ Run from the repository root: ``.venv/bin/python -m bench.redis_round_trips``. P
 and created afresh), Redis ``BENCH_REDIS_URL`` (default redis://127.0.0.1:6379/9, flushed).
 A Tower of Babel table of three players, each with a seated phone, and the host's screen; the
 host passes, then the host's screen and the three phones fetch their regions as the push makes
-them (each sending back the ticket of its last answer, as static/js/app.js does). Three
+them (each sending back the ticket of its last answer, as static/js/app.js does, and its ETag,
+as the browser does). Three
 cycles warm it up; the fourth is counted: each command or pipeline the cache's Redis client
 sends is one round trip (the push's PUBLISH, sent by the channel layer's own client, is one
 more and not counted here). Printed: the round trips of the move and of each fetch, by command.
@@ -26,16 +27,17 @@ POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/babel_bench_trips"
 REDIS_URL = "redis://127.0.0.1:6379/9"
 
 
-def counted_round_trips() -> list[tuple[str, Counter[str]]]:
+def counted_round_trips(*, apart: bool) -> list[tuple[str, Counter[str]]]:
+    """The round trips of each step of the fourth cycle; ``apart``: each device (and the move)
+    served by a process of its own, which keeps only what it read or wrote itself."""
     import redis
+    from django.core.cache.backends.locmem import LocMemCache
     from django.test import Client
-    from django.test.utils import setup_test_environment
 
     from bench.tables import started_tower
     from sessions import services
-    from sessions.table.live import TICKET_HEADER
+    from sessions.table.tickets import TICKET_HEADER
 
-    setup_test_environment()  # the test client's host name allowed
     trips: Counter[str] = Counter()
     command, pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
 
@@ -61,12 +63,14 @@ def counted_round_trips() -> list[tuple[str, Counter[str]]]:
         phone.post(f"/j/{code}/seat/", {"seat": seat.key})
         phones.append(phone)
     tickets: dict[int, str] = {}
+    etags: dict[int, str] = {}
 
     def fetch(device: Client, url: str, target: str) -> None:
         headers = {"HX-Request": "true", "HX-Target": target, TICKET_HEADER: tickets.get(id(device), "")}
+        headers["If-None-Match"] = etags.get(id(device), "")
         answer = device.get(url, headers=headers)
         assert answer.status_code == 200, answer.status_code
-        tickets[id(device)] = answer.get(TICKET_HEADER, "")
+        tickets[id(device)], etags[id(device)] = answer.get(TICKET_HEADER, ""), answer.get("ETag", "")
 
     def move() -> None:
         session.refresh_from_db()
@@ -83,6 +87,9 @@ def counted_round_trips() -> list[tuple[str, Counter[str]]]:
         return lambda: fetch(phone, f"/j/{code}/live/", "guest")
 
     steps += [(f"phone {number}'s fetch", phone_fetch(phone)) for number, phone in enumerate(phones, 1)]
+    if apart:
+        processes = {name: LocMemCache(f"bench-{name}", {}) for name, _step in steps}
+        steps = [(name, in_a_process_of_its_own(processes[name], step)) for name, step in steps]
     for _warm in range(3):
         for _name, step in steps:
             step()
@@ -91,18 +98,41 @@ def counted_round_trips() -> list[tuple[str, Counter[str]]]:
         trips.clear()
         step()
         counted.append((name, Counter(trips)))
+    redis.Redis.execute_command, redis.client.Pipeline.execute = command, pipeline  # type: ignore[method-assign]
     return counted
+
+
+def in_a_process_of_its_own(memory: Any, step: Callable[[], None]) -> Callable[[], None]:
+    """``step`` as served by a process of its own: its memory of kept values is ``memory``, and
+    it has shown no session (the sessions a process shows are kept apart, less often)."""
+    from sessions import selectors
+    from sessions.table import keys
+
+    def served() -> None:
+        shared, keys._here = keys._here, lambda: memory
+        selectors.forget_shown_sessions()
+        try:
+            step()
+        finally:
+            keys._here = shared
+
+    return served
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         env, described = environment("postgres", Path(folder), postgres_url=POSTGRES_URL, redis_url=REDIS_URL)
         set_up_django(env)
+        from django.test.utils import setup_test_environment
+
+        setup_test_environment()  # the test client's host name allowed
         print(described)
-        counted = counted_round_trips()
-    for name, trips in counted:
-        print(f"{name:28} {sum(trips.values()):3}  {dict(sorted(trips.items()))}")
-    print(f"{'a move and its fetches':28} {sum(sum(t.values()) for _n, t in counted):3}  (target: 8)")
+        together, apart = counted_round_trips(apart=False), counted_round_trips(apart=True)
+    for title, counted in (("one server process", together), ("each device on a process of its own", apart)):
+        print(f"\n{title}:")
+        for name, trips in counted:
+            print(f"{name:28} {sum(trips.values()):3}  {dict(sorted(trips.items()))}")
+        print(f"{'a move and its fetches':28} {sum(sum(t.values()) for _n, t in counted):3}  (target: 8)")
 
 
 if __name__ == "__main__":

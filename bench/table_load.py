@@ -160,7 +160,7 @@ async def fetched(
 ) -> tuple[int, float]:
     """A device's fetch as static/js/app.js makes it: with the ticket of its last answer (the
     answer's new one kept for the next)."""
-    from sessions.table.live import TICKET_HEADER
+    from sessions.table.tickets import TICKET_HEADER
 
     if table.tickets.get(device):
         request = request[:-2] + f"{TICKET_HEADER}: {table.tickets[device]}\r\n\r\n".encode()

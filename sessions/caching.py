@@ -74,3 +74,16 @@ def delete_many(keys: Iterable[str]) -> None:
         cache.delete_many(keys)
     except CACHE_ERRORS as error:
         logger.warning("cache delete of %d keys failed (%s): they expire by themselves", len(keys), error)
+
+
+def write_each(entries: dict[str, tuple[Any, int]]) -> None:
+    """Each ``key: (value, seconds)``, in one round trip to Redis; a cache that does not answer
+    keeps the old values until they expire."""
+    try:
+        if hasattr(cache, "write_each"):  # babel_companion.redis_cache.RedisCache
+            cache.write_each(entries)
+            return
+        for key, (value, seconds) in entries.items():  # the local memory of development
+            cache.set(key, value, timeout=seconds)
+    except CACHE_ERRORS as error:
+        logger.warning("cache write of %s failed (%s)", list(entries), error)

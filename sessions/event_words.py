@@ -25,7 +25,6 @@ from scoring.babel_on import engine as bo
 from scoring.errors import RuleError
 from scoring.seven_wonders import engine as sw
 from scoring.tower_of_babel import engine as tob
-from sessions import caching
 from sessions.boards.tower_of_babel import WONDER_NAMES
 from sessions.games import get_game
 from sessions.models import GameSession, SessionEvent
@@ -279,7 +278,7 @@ def _told_now(session: GameSession, *, untold: bool = False) -> Told:
     key, before_key = _told_key(session.pk, session.version), _told_key(session.pk, session.version - 1)
     new_key = keys.recorded_event(session.pk, session.version)
     asked = [*([] if untold else [key]), *([before_key, new_key] if session.version else [])]
-    kept = caching.get_many(asked)
+    kept = keys.kept_many(asked)
     if key in kept:
         told: Told = kept[key]
         return told
@@ -309,7 +308,7 @@ def _keep(session: GameSession, told: Told) -> None:
     which show only that: the whole log in words grows with the game."""
     last = told.said.get(session.version, "")
     kept = {_told_key(session.pk, session.version): told, _last_move_key(session.pk, session.version): last}
-    caching.set_many(kept, timeout=keys.SENTENCES_SECONDS)
+    keys.keep_many(kept)
 
 
 def _names(session: GameSession) -> dict[str, str]:
@@ -369,7 +368,7 @@ def last_move(session: GameSession, said: dict[int, str] | None = None) -> str:
     if not session.version:
         return ""
     if said is None:
-        kept: str | None = caching.get(_last_move_key(session.pk, session.version))
+        kept: str | None = keys.kept(_last_move_key(session.pk, session.version))
         if kept is not None:
             return kept
         said = sentences(session, untold=True)  # kept with its last move: not kept either

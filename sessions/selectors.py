@@ -23,7 +23,6 @@ from django.utils import timezone
 
 from scoring import session as core
 from scoring.tower_of_babel import engine as tob
-from sessions import caching
 from sessions.games import Game, game_name, get_game
 from sessions.models import (
     GameNight,
@@ -141,7 +140,7 @@ def kept_session(session_id: int, version: int | None) -> GameSession | None:
         asked = [key, moved]
     else:
         asked = [key, before_key, moved]
-    kept = caching.get_many(asked)
+    kept = keys.kept_many(asked)
     if key in kept:
         found: KeptSession = kept[key]
         return _shown_here.keep(session_id, found).session()
@@ -151,13 +150,13 @@ def kept_session(session_id: int, version: int | None) -> GameSession | None:
         for field, value in kept[moved].items():
             setattr(session, field, value)
         built = KeptSession(session, before.read_at)
-        caching.add(key, built, timeout=keys.SHOWN_SESSION_SECONDS)
+        keys.keep(key, built)
         return _shown_here.keep(session_id, built).session()
     read_at = time.time()
     found_now = _session_pages().filter(pk=session_id).first()
     if found_now is not None and found_now.version == version:
         kept_now = KeptSession(found_now, read_at)
-        caching.add(key, kept_now, timeout=keys.SHOWN_SESSION_SECONDS)
+        keys.keep(key, kept_now)
         return _shown_here.keep(session_id, kept_now).session()
     return found_now
 
@@ -426,13 +425,13 @@ def ticket_device(device_id: int, shown: Shown) -> GuestDevice | None:
     ticket holds only while nothing of the night that ``joined_device`` chose by has changed,
     and neither does the device (its seat, its request), so it is read once per night revision."""
     key = keys.ticket_device(device_id, shown.night_id, shown.revision)
-    device: GuestDevice | None = caching.get(key)
+    device: GuestDevice | None = keys.kept(key)
     if device is None:
         found = GuestDevice.objects.select_related("join_code", "night", "player", "requested").filter(pk=device_id)
         device = found.first()
         if device is None or device.night_id != shown.night_id or device.night.live_revision != shown.revision:
             return None  # gone, or changed since: checked in full
-        caching.add(key, device, timeout=keys.NIGHT_REVISION_SECONDS)
+        keys.keep(key, device)
     device.shown_id = shown.session_id  # type: ignore[attr-defined]
     device.shown_version = shown.session_version  # type: ignore[attr-defined]
     return device
@@ -459,14 +458,14 @@ def phones_of_seats(device: GuestDevice) -> tuple[dict[int, int], list[int]]:
     query per night revision (a seat taken, left or asked for changes it), shared by the
     night's phones through the cache."""
     key = keys.night_phones(device.night_id, device.night.live_revision)
-    rows: list[tuple[int, int | None, int | None]] | None = caching.get(key)
+    rows: list[tuple[int, int | None, int | None]] | None = keys.kept(key)
     if rows is None:
         rows = list(
             GuestDevice.objects.filter(Q(player__isnull=False) | Q(requested__isnull=False), night_id=device.night_id)
             .order_by("created_at", "pk")
             .values_list("pk", "player_id", "requested_id")
         )
-        caching.add(key, rows, timeout=keys.NIGHT_REVISION_SECONDS)
+        keys.keep(key, rows)
     held = {player_id: pk for pk, player_id, _requested in rows if player_id is not None}
     asking = [pk for pk, _player, requested_id in rows if device.player_id and requested_id == device.player_id]
     return held, asking
@@ -505,17 +504,17 @@ def host_phones(session: GameSession, *, revision: int) -> HostPhones:
     seat taken, left or asked for changes it), not on every render of the host's region
     after every move."""
     key = keys.host_phones(session.pk, revision)
-    kept: HostPhones | None = caching.get(key)
+    kept: HostPhones | None = keys.kept(key)
     if kept is None:
         kept = HostPhones(join_code=current_join_code(session), seats=phones_of_session(session))
-        caching.add(key, kept, timeout=keys.NIGHT_REVISION_SECONDS)
+        keys.keep(key, kept)
     return kept
 
 
 def night_revision(session: GameSession) -> int:
     """The ``live_revision`` of the session's night, from the cache when it can (the host's
     unchanged poll must stay at four queries); ``services._bump_night`` drops it on change."""
-    found = caching.get(keys.night_revision(session.pk))  # None too when the cache does not answer: read it again
+    found = keys.night_revision_now(session.pk)
     if found is None:
         found = GameNight.objects.filter(sessions__pk=session.pk).values_list("live_revision", flat=True).first() or 0
         keys.keep_night_revision(session.pk, found)

@@ -45,6 +45,7 @@ def _empty_cache() -> None:
     so a render or a revision kept by one test would be another's."""
     cache.clear()
     caches["fragments"].clear()
+    caches["here"].clear()
     selectors.forget_shown_sessions()
 
 

@@ -9,7 +9,7 @@ from scoring.babel_cubes import solver
 from scoring.babel_cubes.moves import position_of
 from sessions import services
 from sessions.boards.babel_cubes import move_key
-from sessions.table.live import TICKET_HEADER
+from sessions.table.tickets import TICKET_HEADER
 from tests.conftest import play, ruled
 from tests.test_babel_cubes_engine import TOWER
 

@@ -160,7 +160,8 @@ def test_a_kept_log_line_follows_the_name_of_who_sent_it(owner, session):
     assert f"{owner.username} ·" in page
     owner.username = "olga-renamed"
     owner.save()
-    caches["default"].clear()  # the log is told again, from the accounts as they are now
+    caches["default"].clear()  # the log is told again (its lifetime over, here and in Redis),
+    caches["here"].clear()  # from the accounts as they are now
     page, _templates = _region(host, session.pk)
     log = page[page.index('data-testid="event-log"') :]
     assert "olga-renamed ·" in log

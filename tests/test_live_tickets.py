@@ -22,7 +22,7 @@ from scoring.tower_of_babel import engine as tob
 from sessions import caching, selectors, services
 from sessions.models import GameNight, GameSession, GuestDevice
 from sessions.table import keys
-from sessions.table.live import TICKET_HEADER, TICKET_SECONDS
+from sessions.table.tickets import TICKET_HEADER, TICKET_SECONDS
 from tests.conftest import advance, client_for, started_tower
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from sessions import caching
-from sessions.table.live import TICKET_HEADER
+from sessions.table.tickets import TICKET_HEADER
 from sessions.views import play
 from tests.conftest import advance, client_for, started_tower
 

@@ -17,8 +17,8 @@ from django.http import Http404
 from django.urls import path
 
 from sessions import selectors
-from sessions.table.live import shown_in_database
 from sessions.table.push import PUSH_ERRORS, night_group
+from sessions.table.tickets import shown_in_database
 
 log = logging.getLogger(__name__)
 

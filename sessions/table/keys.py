@@ -1,17 +1,36 @@
-"""Every key the live table keeps in the cache, with its lifetime, and the named operations a
-write calls instead of setting keys itself (``version_written``, ``session_moved``,
-``night_changed``).
+"""Every key the live table keeps in the cache, with its lifetime, and the named operations
+that read and write them: a write calls ``session_moved`` or ``night_changed``, a read
+``kept``, never the cache itself.
 
 A key is only a shortcut: each value can be read again from the database, and a cache that
 does not answer costs a recomputation, never a wrong page (``sessions.caching``). A key names
 everything its value depends on (a version, a night's revision, a language), so a value is
 never stale: a new version or revision is read under a new key, and the old ones expire.
+
+Two kinds of key, then. The versions (a session's, its night's revision) change in place, and
+every fetch reads them from Redis. Every other value never changes under its key, so:
+
+- each process keeps what it read or wrote of them in its own memory (the "here" cache) for
+  the value's lifetime, and reads Redis only for what it does not have;
+- a fetch reads, in the one round trip that reads the versions, what it will need of the
+  version after the one its device shows (``versions_now``'s ``ahead``): after a move, the
+  version it was told of;
+- what a request keeps is written in one round trip as it ends (``one_request``).
+
+A move is then two round trips to Redis (its version before its commit, what it changed after),
+and a device's fetch of it one, or two for the first device of a view, which renders it and
+keeps the render (``bench/redis_round_trips.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.core.cache import caches
 
 from sessions import caching
 
@@ -64,7 +83,7 @@ def last_move(session_id: int, version: int, language: str) -> str:
 
 
 # What is kept per night revision (a device, the night's seats on phones) is right for as long
-# as it is kept; it is kept for a ticket's lifetime (``sessions.table.live.TICKET_SECONDS``).
+# as it is kept; it is kept for a ticket's lifetime (``sessions.table.tickets.TICKET_SECONDS``).
 NIGHT_REVISION_SECONDS = 60
 
 
@@ -91,8 +110,10 @@ def render(host: str, path: str, etag: str) -> str:
     return "live-render:" + hashlib.sha256(f"{host} {path} {etag}".encode()).hexdigest()
 
 
-def board(view: list[Any]) -> str:
-    """A board's render, shared by the phones (or the table displays) of one view."""
+def board(session_id: int, version: int, language: str, *, viewer: str, code: str, hints: bool, variant: str) -> str:
+    """A board's render, shared by the phones (or the table displays) of one view: a session's
+    board template is its game's, and its game never changes."""
+    view = [session_id, version, language, viewer, code, hints, variant]
     return "live-board:" + hashlib.sha256(repr(view).encode()).hexdigest()
 
 
@@ -103,15 +124,25 @@ def version_written(session_id: int, version: int) -> None:
 
 def session_moved(session_id: int, version: int, *, moved: dict[str, Any], recorded: Any) -> None:
     """Once a move is committed: what it changed of the session and its event, for the first
-    screen of the version (one round trip)."""
+    screen of the version: written at once (one round trip), not as the request ends, since the
+    news that follows sends every device of the table to read them."""
     kept = {moved_session(session_id, version): moved, recorded_event(session_id, version): recorded}
-    caching.set_many(kept, timeout=VERSION_SECONDS)
+    for key, value in kept.items():
+        _here().set(key, value, timeout=VERSION_SECONDS)
+    caching.write_each({key: (value, VERSION_SECONDS) for key, value in kept.items()})
 
 
 def night_changed(session_ids: list[int]) -> None:
     """Something the night's live regions show changed (a code, a seat, a game): the cached
     revisions of its sessions are dropped (a cache that is down: they expire)."""
     caching.delete_many(night_revision(pk) for pk in session_ids)
+
+
+def night_revision_now(session_id: int) -> int | None:
+    """The revision of the session's night from the cache; None when it has lost it (or does
+    not answer): read it again."""
+    found = caching.get(night_revision(session_id))
+    return None if found is None else int(found)
 
 
 def keep_night_revision(session_id: int, revision: int) -> None:
@@ -126,11 +157,133 @@ def keep_versions(session_id: int, version: int, revision: int) -> None:
     keep_night_revision(session_id, revision)
 
 
-def versions_now(session_id: int) -> tuple[int, int] | None:
-    """(the session's version, its night's revision) from the cache, in one round trip; None
-    when it has lost either."""
+def versions_now(session_id: int, *, ahead: Iterable[str] = ()) -> tuple[int, int] | None:
+    """(the session's version, its night's revision) from the cache, None when it has lost
+    either; in the same round trip, the kept values of ``ahead`` that this process does not
+    have (``tickets._read_ahead``)."""
     version_key, revision_key = session_version(session_id), night_revision(session_id)
-    cached = caching.get_many([version_key, revision_key])
-    if len(cached) != 2:
+    asked = [key for key in ahead if not _known(key)]
+    cached = caching.get_many([version_key, revision_key, *asked])
+    _found(asked, cached)
+    if version_key not in cached or revision_key not in cached:
         return None
     return cached[version_key], cached[revision_key]
+
+
+# --- the kept values: what never changes under its key ----------------------------------------
+
+_LIFETIMES = {
+    "moved-session": VERSION_SECONDS,
+    "recorded-event": VERSION_SECONDS,
+    "shown-session": SHOWN_SESSION_SECONDS,
+    "told-log": SENTENCES_SECONDS,
+    "last-move": SENTENCES_SECONDS,
+    "ticket-device": NIGHT_REVISION_SECONDS,
+    "night-phones": NIGHT_REVISION_SECONDS,
+    "host-phones": NIGHT_REVISION_SECONDS,
+    "live-render": RENDER_SECONDS,
+    "live-board": RENDER_SECONDS,
+}
+
+
+def lifetime(key: str) -> int:
+    return _LIFETIMES[key.split(":", 1)[0]]
+
+
+def _here() -> Any:
+    """This process's memory of kept values (Django's local-memory cache: thread-safe, each read
+    a copy of its own)."""
+    return caches["here"]
+
+
+class _Request(threading.local):
+    """What the request of this thread read of Redis (None: not read ahead, or missing) and
+    will write as it ends; both None outside a request (a task, a shell)."""
+
+    found: dict[str, Any] | None = None
+    writes: dict[str, tuple[Any, int]] | None = None
+
+
+_request = _Request()
+
+
+def one_request_middleware(get_response: Any) -> Any:
+    """Every request of the site in ``one_request`` (settings.MIDDLEWARE)."""
+
+    def middleware(request: Any) -> Any:
+        with one_request():
+            return get_response(request)
+
+    return middleware
+
+
+@contextmanager
+def one_request() -> Iterator[None]:
+    """A request's reads ahead, and its writes in one round trip as it ends."""
+    _request.found, _request.writes = {}, {}
+    try:
+        yield
+    finally:
+        writes, _request.found, _request.writes = _request.writes, None, None
+        if writes:
+            caching.write_each(writes)
+
+
+def _known(key: str) -> bool:
+    """Whether reading ``key`` needs no round trip: this request read it, or this process has it."""
+    return (_request.found is not None and key in _request.found) or _here().has_key(key)
+
+
+def _found(asked: list[str], cached: dict[str, Any]) -> None:
+    """What a round trip found of ``asked``, kept here; and, in a request, what it did not find,
+    so that it is not asked again."""
+    for key in asked:
+        value = cached.get(key)
+        if value is not None:
+            _here().set(key, value, timeout=lifetime(key))
+        if _request.found is not None:
+            _request.found[key] = value
+
+
+def kept(key: str) -> Any:
+    """The value kept under ``key``, or None."""
+    return kept_many([key]).get(key)
+
+
+def kept_many(asked: Iterable[str]) -> dict[str, Any]:
+    """The values kept under ``asked`` (those there are): this process's, then Redis's (one
+    round trip for those this request has not read ahead)."""
+    found: dict[str, Any] = {}
+    missing = []
+    for key in asked:
+        if _request.found is not None and key in _request.found:
+            value = _request.found[key]
+        else:
+            value = _here().get(key)
+            if value is None:
+                missing.append(key)
+        if value is not None:
+            found[key] = value
+    if missing:
+        cached = caching.get_many(missing)
+        _found(missing, cached)
+        found.update(cached)
+    return found
+
+
+def keep(key: str, value: Any) -> None:
+    """``value`` kept under ``key`` for its lifetime: here at once, in Redis as the request
+    ends (at once outside a request)."""
+    keep_many({key: value})
+
+
+def keep_many(values: dict[str, Any]) -> None:
+    entries = {key: (value, lifetime(key)) for key, value in values.items()}
+    for key, (value, seconds) in entries.items():
+        _here().set(key, value, timeout=seconds)
+        if _request.found is not None:
+            _request.found[key] = value
+    if _request.writes is not None:
+        _request.writes.update(entries)
+    else:
+        caching.write_each(entries)

@@ -12,34 +12,20 @@ token and its forms' idempotency keys, is put in as the body is served. A phone 
 seat (whose region shows that seat's secrets) has its device in the ETag, so its render is
 never another device's.
 
-A fetch checked in full reads the Django session, the member or the phone's device and its
-night (a dozen milliseconds of ORM on every fetch of every device). Its answer carries a
-**ticket**: what that check found, signed, bound to the browser's session cookie, for one
-path and for TICKET_SECONDS. A fetch that sends it back while the night's revision is the
-one it names (no seat, code or session of the night changed meanwhile) reads the versions
-from the cache (one small query when the cache lost them): the ticket gives the ETag's other
-parts, so a 304 or a kept render is answered without the session, the user or the device.
-A phone's ticket also names its device, so that a new version is rendered for it without
-the Django session and the search of the night's devices that found it. Anything else (no
-ticket, another cookie or path, an old ticket, a changed night) goes the full way and gets a
-new one.
+A fetch that sends back its ticket (``tickets``) is answered without the check of who asks
+when it needs no render of its own.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 import uuid
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from django.conf import settings
-from django.core import signing
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -47,13 +33,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring import session as core
-from sessions import caching
 from sessions.boards import DRAFTS, HINTS, Board, board_for
 from sessions.event_words import last_move
 from sessions.games import get_game
-from sessions.models import GameNight, GameSession
+from sessions.models import GameSession
 from sessions.table import keys
 from sessions.table.shown import Row, Shown
+from sessions.table.tickets import TICKET_HEADER, Ticket, etag_of, shared, ticket_for
 from sessions.winners import winners
 
 
@@ -73,55 +59,17 @@ def live_response(
     neither looked for nor kept in the cache.
     """
     rest = _rest(request.GET.urlencode(), varies)
-    etag = _etag(shown.version, rest)
+    etag = etag_of(shown.version, rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = _not_modified(etag)
-    elif not _shared(rest):
+    elif not shared(rest):
         response = _revalidated(render(), etag)
     else:
         response = _kept_render(request, etag) or _rendered(request, etag, render)
-    ticket = _ticket(request, shown, rest, device_id)
+    ticket = ticket_for(request, shown, rest, device_id)
     if ticket:
         response[TICKET_HEADER] = ticket
     return response
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """A ticket a fetch sent back that still holds: what the full check found then, and the
-    versions now."""
-
-    sent: str
-    shown: Shown
-    rest: list[str]
-    device_id: int | None  # a phone's device, else None
-
-    @property
-    def hints(self) -> bool:
-        """Whether the view had the hints on when the ticket was given (a part of its ETag;
-        switching them answers the region without a ticket, so the next fetch gets a new one)."""
-        return "hints=True" in self.rest
-
-
-def held_ticket(request: HttpRequest) -> Ticket | None:
-    """The fetch's ticket, if it still holds (this browser, this path, within TICKET_SECONDS,
-    the night's revision unchanged), else None: the fetch is then checked in full."""
-    sent = request.headers.get(TICKET_HEADER, "")
-    cookie = _cookie_of(request)
-    if not sent or cookie is None:
-        return None
-    try:
-        ticket = _signer().unsign_object(sent, max_age=TICKET_SECONDS)
-    except signing.BadSignature:  # tampered with, or older than TICKET_SECONDS
-        return None
-    rest = ticket["rest"]
-    asked = (request.path, cookie, [get_language(), request.GET.urlencode()])
-    if (ticket["path"], ticket["cookie"], rest[:2]) != asked:
-        return None
-    shown = _shown_now(ticket["session"], ticket["night"])
-    if shown is None or shown.revision != ticket["revision"]:  # a seat, a code or a session changed
-        return None
-    return Ticket(sent=sent, shown=shown, rest=rest, device_id=ticket.get("device"))
 
 
 def from_ticket(request: HttpRequest, ticket: Ticket | None) -> HttpResponse | None:
@@ -129,81 +77,16 @@ def from_ticket(request: HttpRequest, ticket: Ticket | None) -> HttpResponse | N
     render another device of its view already had. None otherwise."""
     if ticket is None:
         return None
-    etag = _etag(ticket.shown.version, ticket.rest)
+    etag = etag_of(ticket.shown.version, ticket.rest)
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse | None = _not_modified(etag)
-    elif _shared(ticket.rest):
+    elif shared(ticket.rest):
         response = _kept_render(request, etag)
     else:  # a render of this device's alone: none is kept
         response = None
     if response is not None:
         response[TICKET_HEADER] = ticket.sent
     return response
-
-
-# A ticket is only a shortcut past checks that a change of the night's seats, codes or sessions
-# makes again at once; what the revision does not follow (a member leaving the group, a code
-# expiring hours after the night's last game) takes effect within this many seconds.
-TICKET_SECONDS = 60
-TICKET_HEADER = "Babel-Live-Ticket"
-
-
-def _signer() -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt="sessions.table.live.ticket")
-
-
-def _cookie_of(request: HttpRequest) -> str | None:
-    """The browser's session cookie, hashed (a ticket never carries the cookie itself)."""
-    cookie = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    return hashlib.sha256(cookie.encode()).hexdigest()[:32] if cookie else None
-
-
-def _ticket(request: HttpRequest, shown: Shown, rest: list[str], device_id: int | None) -> str | None:
-    cookie = _cookie_of(request)
-    if cookie is None:  # a session begun by this very request: the next fetch gets one
-        return None
-    ticket = {
-        "path": request.path,
-        "cookie": cookie,
-        "session": shown.session_id,
-        "night": shown.night_id,
-        "revision": shown.revision,
-        "rest": rest,
-        "device": device_id,
-    }
-    return _signer().sign_object(ticket, compress=True)
-
-
-def _shown_now(session_id: int | None, night_id: int) -> Shown | None:
-    """The versions as they are now: from the cache, which ``services`` writes them to, else
-    in one small query."""
-    if session_id is None:  # a phone waiting for a game: only the night's revision
-        return shown_in_database(None, night_id)
-    cached = keys.versions_now(session_id)
-    if cached is not None:
-        return Shown(session_id, night_id, *cached)
-    shown = shown_in_database(session_id, night_id)
-    if shown is not None:
-        keys.keep_versions(session_id, shown.session_version, shown.revision)
-    return shown
-
-
-def shown_in_database(session_id: int | None, night_id: int) -> Shown | None:
-    """What a region of the session (none: a phone waiting for a game) of the night shows now,
-    or None when it is gone. One small query, written out: building it with the ORM took
-    longer than running it."""
-    night, session = GameNight._meta.db_table, GameSession._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT n.live_revision, s.version FROM {night} n "  # the models' own table names
-            f"LEFT JOIN {session} s ON s.id = %s AND s.night_id = n.id WHERE n.id = %s",
-            [session_id, night_id],
-        )
-        found = cursor.fetchone()
-    if found is None or (session_id is not None and found[1] is None):  # gone since
-        return None
-    revision, version = found
-    return Shown(session_id, night_id, version or 0, revision)
 
 
 # A view's kind is ``live_context``'s viewer: the members' region, or a board's devices.
@@ -215,16 +98,6 @@ TABLE = "table"  # the table displays
 def _rest(query: str, varies: dict[str, Any]) -> list[str]:
     """The parts of an ETag besides the versions: the language, the page's query and ``varies``."""
     return [get_language(), query, *(f"{k}={v}" for k, v in sorted(varies.items()))]
-
-
-def _shared(rest: list[str]) -> bool:
-    """Whether other devices may get a render with these ETag parts: not when it names a
-    device (a seated phone's region shows its seat's secrets)."""
-    return not any(part.startswith("device=") and part != "device=" for part in rest)
-
-
-def _etag(version: str, rest: list[str]) -> str:
-    return '"' + "-".join([version, *rest]).replace('"', "") + '"'
 
 
 def _not_modified(etag: str) -> HttpResponse:
@@ -242,19 +115,10 @@ CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 IDEMPOTENCY_KEY = re.compile(r'(name="idempotency_key" value=")[0-9a-f]{32}(")')
 
 
-# The request's attribute naming the kept render it found missing: a fetch with a ticket asks
-# for it (``from_ticket``), then renders through ``live_response``, which would ask again.
-NO_KEPT_RENDER = "_babel_no_kept_render"
-
-
 def _kept_render(request: HttpRequest, etag: str) -> HttpResponse | None:
     """The render a device already had under this ETag, made this device's own."""
-    key = keys.render(request.get_host(), request.path, etag)
-    if getattr(request, NO_KEPT_RENDER, None) == key:  # asked already (``from_ticket``)
-        return None
-    kept = caching.get(key)
+    kept = keys.kept(keys.render(request.get_host(), request.path, etag))
     if kept is None:
-        setattr(request, NO_KEPT_RENDER, key)
         return None
     body, content_type = kept
     served = HttpResponse(for_this_device(request, zlib.decompress(body).decode()), content_type=content_type)
@@ -273,9 +137,8 @@ def _rendered(request: HttpRequest, etag: str, render: Callable[[], HttpResponse
         mine.append(response)
         if response.status_code != 200:  # not a page: each device gets its own answer
             return None
-        body = response.content.decode()
-        caching.add(key, (zlib.compress(response.content, 1), response["Content-Type"]), timeout=keys.RENDER_SECONDS)
-        return body, response["Content-Type"]
+        keys.keep(key, (zlib.compress(response.content, 1), response["Content-Type"]))
+        return response.content.decode(), response["Content-Type"]
 
     shared = rendered_once(key, render_and_keep)
     if mine:
@@ -343,7 +206,7 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
     key = _board_key(context)
     if key is None:
         return
-    kept = caching.get(key)
+    kept = keys.kept(key)
     if kept is None:
         html = rendered_once(key, lambda: _rendered_board(request, context, key))
     else:
@@ -355,18 +218,23 @@ def with_shared_board(request: HttpRequest, context: dict[str, Any]) -> None:
 def _board_key(context: dict[str, Any]) -> str | None:
     """The key of the board ``context`` shows, the same for every phone of its view; None when
     it shows none."""
-    session, template = context.get("session"), context.get("board_template")
-    if session is None or not template:
+    session = context.get("session")
+    if session is None or not context.get("board_template"):
         return None
-    view = [session.pk, session.version, get_language(), context["viewer"], context.get("code", ""), template]
-    view.append(context.get("hints", False))
-    view.append(context.get("board_variant", ""))  # a board one seat's phone draws otherwise
-    return keys.board(view)
+    return keys.board(
+        session.pk,
+        session.version,
+        get_language(),
+        viewer=context["viewer"],
+        code=context.get("code", ""),
+        hints=context.get("hints", False),
+        variant=context.get("board_variant", ""),  # a board one seat's phone draws otherwise
+    )
 
 
 def _rendered_board(request: HttpRequest, context: dict[str, Any], key: str) -> str:
     html = render_to_string(context["board_template"], context, request=request)
-    caching.add(key, zlib.compress(html.encode(), 1), timeout=keys.RENDER_SECONDS)
+    keys.keep(key, zlib.compress(html.encode(), 1))
     return html
 
 

@@ -39,13 +39,13 @@ from sessions.table import keys
 from sessions.table.live import (
     TABLE,
     from_ticket,
-    held_ticket,
     live_context,
     live_response,
     region_shown,
     with_shared_board,
 )
 from sessions.table.shown import Shown, region_version
+from sessions.table.tickets import held_ticket
 
 logger = logging.getLogger(__name__)
 

@@ -33,9 +33,10 @@ from sessions.hints import hints_on, toggle_hints
 from sessions.http import MemberRequest
 from sessions.models import GameSession, JoinCode
 from sessions.rule_messages import describe
-from sessions.table.live import from_ticket, held_ticket, live_response, region_shown
+from sessions.table.live import from_ticket, live_response, region_shown
 from sessions.table.regions import REGION_TEMPLATE, region_varies, render_region, seat_names, session_context
 from sessions.table.shown import Shown
+from sessions.table.tickets import held_ticket
 
 ACTIONS = {"start": core.START, "finish": core.FINISH, "abandon": core.ABANDON, "undo": core.UNDO}
 
