@@ -411,6 +411,27 @@ def test_a_session_stored_before_the_decision_holds_a_wrong_call_only_when_the_f
     assert field_of(state, bo.ROLL, None, call="even", roll=5, miss_choice="yes") == "miss_choice"
 
 
+def test_a_roll_before_the_last_one_is_recorded_says_what_is_left_to_record():  # BO-5
+    # A wrong call under a house rule (or the form of a session stored before the Decision)
+    # leaves its choice to record; a right call leaves its blocks: the refusal says which.
+    wrong_calls = [
+        (apply(house_rule("draw"), bo.ROLL, call="odd", roll=4), "drawn"),
+        (apply(house_rule(None), bo.ROLL, call="even", roll=5, miss_choice=True), "drawn"),
+        (apply(house_rule("take_off"), bo.ROLL, call="odd", roll=4), "taken off your tower"),
+    ]
+    right_calls = [apply(playing(), bo.ROLL, call="even", roll=4), apply(playing(), bo.ROLL, call="odd", roll=3)]
+    for state, gives in wrong_calls:
+        error = refused(state, bo.ROLL, "BO-5", call="even", roll=2)
+        assert (error.field, error.params) == ("type", {})
+        assert "wrong call" in error.message.lower()
+        assert gives in error.message.lower()  # what the group's house rule gives
+    for state in right_calls:
+        error = refused(state, bo.ROLL, "BO-5", call="even", roll=2)
+        assert (error.field, error.params) == ("type", {})
+        assert "wrong call" not in error.message.lower()
+        assert "blocks of this roll" in error.message.lower()
+
+
 def test_a_roll_needs_a_call_and_a_die_face_and_records_who_rolled_what():  # BO-4, BO-5
     state = playing()
     assert field_of(state, bo.ROLL, "BO-5", roll=2) == "call"

@@ -264,11 +264,11 @@ def meaning(call: str, rolled: int) -> str:
 def _roll(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
     if s["pending"] is not None:
         if s["pending"]["kind"] == "miss":
-            raise RuleError(
-                gettext_noop("Record what the wrong call gives first: a pass, or one block drawn."),
-                field="type",
-                rule="BO-5",
-            )
+            gives = {
+                "take_off": gettext_noop("Record what the wrong call gives first: a pass, or one block taken off your tower."),
+                "draw": gettext_noop("Record what the wrong call gives first: a pass, or one block drawn."),
+            }
+            raise RuleError(gives[wrong_call_choices(s)[1]], field="type", rule="BO-5")
         raise RuleError(gettext_noop("Record the blocks of this roll first."), field="type", rule="BO-5")
     hold = payload.get("miss_choice", False)
     if not isinstance(hold, bool):
