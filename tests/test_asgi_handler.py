@@ -1,12 +1,13 @@
-"""The ASGI application enters its middleware chain once a request: the chain and the view run
-in the request's worker thread as under WSGI, not hopping from the event loop to the thread and
-back at every middleware (issue 16, item 3: Django's own handler made 19 such hops for a plain
-page, and they cost a phone's 304 3 of its 4 milliseconds over uvicorn); and those threads
-serve several requests at once (issue 41, point 1)."""
+"""The ASGI application enters its middleware chain once a request: the chain, the view and the
+request's signals run in the request's worker thread as under WSGI, not hopping from the event
+loop to a thread and back at every middleware (issue 16, item 3: Django's own handler made 19
+such hops for a plain page, and they cost a phone's 304 3 of its 4 milliseconds over uvicorn);
+and those threads serve several requests at once (issue 41, point 1)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from typing import Any
 from unittest import mock
@@ -15,6 +16,8 @@ import pytest
 from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
 from django.contrib.auth.views import LoginView
+from django.core import signals
+from django.test import Client
 
 from babel_companion.asgi import django_application
 from tests.test_push import run
@@ -53,8 +56,8 @@ def test_a_request_enters_its_middleware_chain_and_view_from_the_event_loop_once
     with mock.patch.object(sync.SyncToAsync, "__call__", counted):
         start = run(request)
     assert start["status"] == 200
-    # The request_started signal's receivers, then the whole chain with the view in it.
-    assert entered == ["Signal.asend.<locals>.sync_send", "_with_connections_returned.<locals>.serve"]
+    # Once: the request's signals and the whole chain with the view in it, in one thread.
+    assert entered == ["SynchronousChainHandler._serve"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -87,3 +90,55 @@ def test_a_process_serves_a_second_request_while_the_first_is_still_in_its_view(
 
     with mock.patch.object(LoginView, "get", held_first):
         assert run(two_requests) == [200, 200]
+
+
+def _served(scope: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+    """The answer to a GET of ``scope`` by the ASGI application: its start, and its whole body."""
+
+    async def request() -> tuple[dict[str, Any], bytes]:
+        communicator = ApplicationCommunicator(django_application, scope)
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start, body = await communicator.receive_output(timeout=10), b""
+        while True:
+            part = await communicator.receive_output(timeout=10)
+            body += part.get("body", b"")
+            if not part.get("more_body"):
+                return start, body
+
+    return run(request)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_requests_signals_run_in_its_own_thread_so_its_database_connection_goes_back_there() -> None:
+    threads: list[tuple[str, str]] = []
+
+    def started(**_kwargs: Any) -> None:
+        threads.append(("started", threading.current_thread().name))
+
+    def finished(**_kwargs: Any) -> None:
+        threads.append(("finished", threading.current_thread().name))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        start, _body = _served(SCOPE)
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert start["status"] == 200
+    assert [kind for kind, _thread in threads] == ["started", "finished"]
+    assert {thread for _kind, thread in threads} == {threads[0][1]}
+    assert threads[0][1].startswith("request")  # a thread of the pool, the chain's
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_streamed_export_is_served_whole(owner, group) -> None:
+    client = Client()
+    client.force_login(owner)
+    path = f"/g/{group.pk}/export.json"
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    start, body = _served(
+        {**SCOPE, "path": path, "raw_path": path.encode(), "headers": [(b"host", b"localhost"), (b"cookie", cookie)]}
+    )
+    assert start["status"] == 200
+    assert json.loads(body)["group"]["name"] == group.name
