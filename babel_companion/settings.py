@@ -12,6 +12,7 @@ import hashlib
 import os
 import secrets
 import tempfile
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The release, as pyproject.toml names it: in the footer, the API (/api/v1/about/) and the
+# health checks. CHANGELOG.md says what each one changed.
+VERSION: str = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 
 
 def envbool(name: str, default: str) -> bool:
@@ -131,6 +135,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "sessions.themes.theme",
+                "sessions.release.release",
             ],
         },
     },
@@ -263,6 +268,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": max(1, min(10, BROKER_VISIBILITY_TIMEOUT_SECONDS // 10)),
     "unacked_restore_throttle": 1,
 }
+# A worker reports every WORKER_HEARTBEAT_SECONDS (babel_companion.celery.Heartbeat); the
+# readiness check (/health/ready) fails when none has for WORKER_REPORT_SECONDS.
+WORKER_HEARTBEAT_SECONDS = 15
+WORKER_REPORT_SECONDS = envint("WORKER_REPORT_SECONDS", "120")
 CELERY_BEAT_SCHEDULE = {
     # Recomputes ratings, history, tallies and game totals from the Results.
     "nightly-statistics-rebuild": {"task": "sessions.tasks.rebuild_statistics", "schedule": crontab(hour=4, minute=15)},
@@ -322,6 +331,8 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # come back over HTTPS only, for a year (HSTS_SECONDS). The venue box sets 0: its names
 # (localhost, the laptop's .local name) must stay usable over plain HTTP afterwards.
 SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE
+# A probe on the machine itself asks over plain HTTP (docs/hosting.md).
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
 SECURE_HSTS_SECONDS = envint("HSTS_SECONDS", "31536000") if SESSION_COOKIE_SECURE else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SESSION_COOKIE_SECURE
 # Asking browsers to preload HSTS binds the whole domain for good: its owner's decision, not
@@ -380,7 +391,7 @@ API_TOKENS_PER_ACCOUNT = envint("API_TOKENS_PER_ACCOUNT", "20")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Babel Companion API",
     "DESCRIPTION": "Groups, players, game nights, sessions with their event logs, results, and the public calculators.",
-    "VERSION": "1",
+    "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

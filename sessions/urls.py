@@ -1,9 +1,25 @@
 from django.urls import path
 
-from sessions.views import accounts, exports, groups, join, nights, phones, play, pwa, rules, statistics, theme, tokens
+from sessions.views import (
+    accounts,
+    exports,
+    groups,
+    health,
+    join,
+    nights,
+    phones,
+    play,
+    pwa,
+    rules,
+    statistics,
+    theme,
+    tokens,
+)
 
 urlpatterns = [
     path("", groups.home, name="home"),
+    path("health/live", health.live, name="health_live"),
+    path("health/ready", health.ready, name="health_ready"),
     path("signup/", accounts.signup, name="signup"),
     path("theme/", theme.theme_switch, name="theme_switch"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

@@ -1,9 +1,10 @@
 from django.urls import path, re_path
 
-from sessions.api import calculators, resources, statistics, transfer, views
+from sessions.api import about, calculators, resources, statistics, transfer, views
 from sessions.api.calculators_babel_on import babel_on_tower
 
 urlpatterns = [
+    path("about/", about.about, name="api-about"),
     path("groups/", resources.GroupList.as_view(), name="api-groups"),
     path("groups/import/", transfer.GroupImport.as_view(), name="api-group-import"),
     path("groups/<int:group_id>/", resources.GroupDetail.as_view(), name="api-group"),

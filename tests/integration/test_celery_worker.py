@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -14,10 +15,11 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from babel_companion import celery_app
 from bench.servers import database_url
-from sessions import tasks
+from sessions import health, tasks
 from sessions.models import GameSession, PlayerTally
 from tests.integration.conftest import Table, wait_for
 
@@ -113,3 +115,12 @@ def test_a_tally_refresh_delivered_twice_leaves_the_same_numbers(worker: Worker,
     assert PlayerTally.objects.count() == 3
     # The repeats ran (each succeeded above) and found the session counted: not a row changed.
     assert sorted(PlayerTally.objects.values_list("player_id", "game", "plays", "wins", "updated_at")) == before
+
+
+def test_a_running_worker_reports_so_the_app_is_ready(worker: Worker, transactional_db: None) -> None:
+    """Issue 43, point 4: the worker's heartbeat (babel_companion.celery.Heartbeat) reaches the
+    readiness check through the cache; nothing else makes its check pass with tasks sent away."""
+    wait_for(lambda: health.readiness()[3].ok, timeout=WORKER_START_SECONDS, what="the worker's report")
+    answer = Client().get("/health/ready")
+    assert answer.status_code == 200, answer.content
+    assert json.loads(answer.content)["checks"]["worker"]["detail"].startswith("reported")
