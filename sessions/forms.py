@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -11,12 +10,15 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from scoring.errors import RuleError, gettext_noop
+from sessions import names
 from sessions.games import COLOUR_NAMES, Game
 from sessions.numbers import parse_sum
+from sessions.rule_messages import describe
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
-from sessions.models import GameNight, Player
+from sessions.models import GameNight, Group, Player
 
 
 class IdempotentForm(forms.Form):
@@ -45,15 +47,34 @@ class UncutCharField(forms.CharField):
         return attrs
 
 
+class NameField(UncutCharField):
+    """A name as ``sessions.names`` keeps it (NFKC, one space between words), its control and
+    invisible characters refused; ``place``: a game night's place, which may be blank. Whether
+    it can be told apart from the others is the services' to say: they know the group."""
+
+    def __init__(self, *args: Any, place: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.place = place
+
+    def clean(self, value: Any) -> str:
+        text: str = super().clean(value)
+        if not text and not self.required:
+            return text
+        try:
+            return names.clean_name(text, field="name", limit=self.max_length or 0, place=self.place)
+        except RuleError as refused:
+            raise forms.ValidationError(describe(refused), code="name") from None
+
+
 class GroupForm(IdempotentForm):
-    name = UncutCharField(label=_("Group name"), max_length=80)
+    name = NameField(label=_("Group name"), max_length=Group._meta.get_field("name").max_length)
 
 
 PLAYER_NAME_LIMIT = Player._meta.get_field("name").max_length or 0
 
 
 class PlayerForm(IdempotentForm):
-    name = UncutCharField(
+    name = NameField(
         label=_("Player name"),
         max_length=PLAYER_NAME_LIMIT,
         error_messages={
@@ -80,22 +101,28 @@ class PlayersForm(IdempotentForm):
 
     def clean_name(self) -> list[str]:
         text: str = self.cleaned_data["name"]
-        names = [name.strip() for line in text.splitlines() for name in line.split(",")]
-        names = [name for name in names if name]
-        if not names:
+        typed = [name.strip() for line in text.splitlines() for name in line.split(",")]
+        typed = [name for name in typed if name]
+        if not typed:
             raise forms.ValidationError(_("Enter a name."), code="required")
-        refused = [
-            forms.ValidationError(
-                _("A player's name has at most %(limit)d characters: “%(name)s” has %(count)d."),
-                code="max_length",
-                params={"limit": PLAYER_NAME_LIMIT, "name": name, "count": len(name)},
-            )
-            for name in names
-            if len(name) > PLAYER_NAME_LIMIT
-        ]
-        counted = Counter(name.lower() for name in names)  # "ada" and "Ada" are one player
-        first_typed = {name.lower(): name for name in reversed(names)}
-        twice = [first_typed[key] for key, count in counted.items() if count > 1]
+        refused = []
+        kept = []
+        for name in typed:
+            try:
+                kept.append(names.clean_name(name, field="name", limit=PLAYER_NAME_LIMIT))
+            except RuleError as error:
+                if error.template == names.NAME_TOO_LONG:  # this form's own words for it
+                    error = RuleError(LIST_NAME_TOO_LONG, field="name", params=error.params)
+                refused.append(forms.ValidationError(describe(error), code="name"))
+        # "ada", "Ada" and "Ada" with a Cyrillic A are one player: the first typed is named.
+        given = names.NameIndex[str]()
+        twice: list[str] = []
+        for name in kept:
+            earlier = given.find(name)
+            if earlier is None:
+                given.add(name, name)
+            elif earlier[0] not in twice:
+                twice.append(earlier[0])
         if twice:
             said = ngettext(
                 "This name is given twice: %(names)s.", "These names are given twice: %(names)s.", len(twice)
@@ -103,7 +130,10 @@ class PlayersForm(IdempotentForm):
             refused.append(forms.ValidationError(said % {"names": ", ".join(twice)}, code="twice"))
         if refused:
             raise forms.ValidationError(refused)
-        return names
+        return kept
+
+
+LIST_NAME_TOO_LONG = gettext_noop("A player's name has at most {limit} characters: “{value}” has {count}.")
 
 
 class MergeForm(IdempotentForm):
@@ -122,7 +152,9 @@ class MemberForm(IdempotentForm):
 
 class NightForm(IdempotentForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    place = UncutCharField(label=_("Place"), max_length=80, required=False)
+    place = NameField(
+        label=_("Place"), max_length=GameNight._meta.get_field("place").max_length, required=False, place=True
+    )
     notes = UncutCharField(label=_("Notes"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

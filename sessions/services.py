@@ -9,22 +9,21 @@ of recording twice.
 from __future__ import annotations
 
 import logging
-import operator
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import reduce
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, ProtectedError, Q
+from django.db.models import Exists, F, OuterRef, ProtectedError
 from django.utils import timezone
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
 from scoring.tower_of_babel import engine as tob
+from sessions import names as naming
 from sessions import rematch, selectors
 from sessions.event_words import Recorded
 from sessions.games import TOWER_OF_BABEL, get_game
@@ -85,10 +84,30 @@ def run_once(*, user: User, key: str | None, action: Callable[[], dict[str, Any]
 
 
 def create_group(*, owner: User, name: str) -> Group:
+    """A group owned by ``owner``, whose name tells it apart from the groups they are in
+    already (the home page lists them together)."""
     with transaction.atomic():
-        group = Group.objects.create(name=name.strip())
+        group = Group.objects.create(name=group_name(owner=owner, name=name))
         Membership.objects.create(group=group, user=owner, role=Membership.OWNER)
     return group
+
+
+GROUP_NAME_LIMIT = Group._meta.get_field("name").max_length or 0
+GROUP_TAKEN = gettext_noop("You already have a group called {name}.")
+GROUP_LOOKS_ALIKE = gettext_noop(
+    "“{value}” looks the same as {name}, a group you already have: choose a name that tells them apart."
+)
+
+
+def group_name(*, owner: User, name: str, field: str = "name") -> str:
+    """``name`` as kept (``naming.clean_name``), or RuleError: it cannot be told apart from a
+    group ``owner`` is in."""
+    name = naming.clean_name(name, field=field, limit=GROUP_NAME_LIMIT)
+    found = naming.twin(name, Group.objects.filter(memberships__user=owner).values_list("name", "pk"))
+    if found is not None:
+        said = GROUP_TAKEN if naming.same_but_case(name, found[0]) else GROUP_LOOKS_ALIKE
+        raise RuleError(said, field=field, params={"name": found[0], "value": name})
+    return name
 
 
 def add_member(*, group: Group, user: User) -> Membership:
@@ -108,24 +127,33 @@ def create_player(*, group: Group, name: str, user: User | None = None) -> Playe
 
 def create_players(*, group: Group, names: Sequence[str]) -> list[Player]:
     """Several players at once (the first night's table), all or none: names the group has
-    already, in any case, refuse the list and are named (an archived one is brought back from
-    the archived players instead)."""
-    names = [name.strip() for name in names]
-    if not all(names):
-        raise RuleError(gettext_noop("Enter a name."), field="name")
-    typed = {name.lower(): name for name in names}
+    already, in any case or written with look-alike characters, refuse the list and are named
+    (an archived one is brought back from the archived players instead)."""
+    kept = [naming.clean_name(name, field="name", limit=PLAYER_NAME_LIMIT) for name in names]
+    given = naming.NameIndex[str]()
+    for name in kept:
+        earlier = given.find(name)
+        if earlier is not None:
+            raise RuleError(naming.LOOKS_ALIKE, field="name", params={"value": name, "name": earlier[0]})
+        given.add(name, name)
     with transaction.atomic():
-        found = group.players.filter(reduce(operator.or_, (Q(name__iexact=name) for name in names)))
-        archived = [player.name for player in found if player.archived_at]  # as they are brought back
-        taken = [typed.get(player.name.lower(), player.name) for player in found if not player.archived_at]
+        group_players = naming.NameIndex((player.name, player) for player in group.players.only("name", "archived_at"))
+        twins = [(name, twin[0], twin[1]) for name in kept if (twin := group_players.find(name)) is not None]
+        archived = [player.name for _name, _twin, player in twins if player.archived_at]
         if archived:
             raise RuleError(_named(archived, ARCHIVED_NAMES), field="name", params={"name": ", ".join(archived)})
+        alike = [(name, twin) for name, twin, _player in twins if not naming.same_but_case(name, twin)]
+        if alike:
+            raise RuleError(PLAYER_LOOKS_ALIKE, field="name", params={"value": alike[0][0], "name": alike[0][1]})
+        taken = [twin for _name, twin, _player in twins]
         if taken:
             raise RuleError(_named(taken, TAKEN_NAMES), field="name", params={"name": ", ".join(taken)})
-        return [Player.objects.create(group=group, name=name) for name in names]
+        return [Player.objects.create(group=group, name=name) for name in kept]
 
 
-# What refuses a new player's name, said of one name or of several (``{name}`` lists them).
+PLAYER_NAME_LIMIT = Player._meta.get_field("name").max_length or 0
+# What refuses a new player's name, said of one name or of several (``{name}`` lists them as
+# the group has them).
 ARCHIVED_NAMES = (
     gettext_noop("{name} is archived: bring them back from the archived players."),
     gettext_noop("{name} are archived: bring them back from the archived players."),
@@ -133,6 +161,9 @@ ARCHIVED_NAMES = (
 TAKEN_NAMES = (
     gettext_noop("This group already has a player called {name}."),
     gettext_noop("This group already has players called {name}."),
+)
+PLAYER_LOOKS_ALIKE = gettext_noop(
+    "“{value}” looks the same as {name}, already a player of this group: choose a name that tells them apart."
 )
 
 
@@ -148,18 +179,21 @@ def rename_player(*, player: Player, name: str) -> Player:
 
 
 def _player_name(*, group: Group, name: str, excluding: int | None = None) -> str:
-    name = name.strip()
-    if not name:
-        raise RuleError(gettext_noop("Enter a name."), field="name")
-    others = group.players.filter(name__iexact=name)
+    """``name`` as kept, or RuleError naming the player of the group it cannot be told apart
+    from (another case, look-alike characters), archived ones too."""
+    name = naming.clean_name(name, field="name", limit=PLAYER_NAME_LIMIT)
+    others = group.players.only("name", "archived_at")
     if excluding is not None:
         others = others.exclude(pk=excluding)
-    archived = others.filter(archived_at__isnull=False).first()
-    if archived is not None:
-        raise RuleError(ARCHIVED_NAMES[0], field="name", params={"name": archived.name})
-    if others.exists():
-        raise RuleError(TAKEN_NAMES[0], field="name", params={"name": name})
-    return name
+    found = naming.twin(name, ((other.name, other) for other in others))
+    if found is None:
+        return name
+    other = found[1]
+    if other.archived_at is not None:
+        raise RuleError(ARCHIVED_NAMES[0], field="name", params={"name": other.name})
+    if naming.same_but_case(name, other.name):
+        raise RuleError(TAKEN_NAMES[0], field="name", params={"name": other.name})
+    raise RuleError(PLAYER_LOOKS_ALIKE, field="name", params={"value": name, "name": other.name})
 
 
 def set_edition_table(*, group: Group, game: str, overrides: dict[str, Any]) -> Group:
@@ -174,7 +208,31 @@ def set_edition_table(*, group: Group, game: str, overrides: dict[str, Any]) -> 
 
 
 def create_night(*, group: Group, date: date, place: str = "", notes: str = "") -> GameNight:
-    return GameNight.objects.create(group=group, date=date, place=place.strip(), notes=notes.strip())
+    """A game night; its place, when it has one, tells it apart from the group's other nights
+    of that date (the lists show a night as its date and place)."""
+    place = night_place(group=group, date=date, place=place)
+    return GameNight.objects.create(group=group, date=date, place=place, notes=notes.strip())
+
+
+PLACE_LIMIT = GameNight._meta.get_field("place").max_length or 0
+NIGHT_TAKEN = gettext_noop("This group already has a game night at {name} on {date}.")
+NIGHT_LOOKS_ALIKE = gettext_noop(
+    "“{value}” looks the same as {name}, where this group already has a game night on {date}:"
+    " choose a place that tells them apart."
+)
+
+
+def night_place(*, group: Group, date: date | str, place: str) -> str:
+    """``place`` as kept (blank allowed), or RuleError: the group has a night that date at a
+    place that cannot be told apart from it."""
+    place = naming.clean_name(place, field="place", limit=PLACE_LIMIT, place=True)
+    if place:
+        same_day = group.nights.filter(date=date).exclude(place="").values_list("place", "pk")
+        found = naming.twin(place, same_day)
+        if found is not None:
+            said = NIGHT_TAKEN if naming.same_but_case(place, found[0]) else NIGHT_LOOKS_ALIKE
+            raise RuleError(said, field="place", params={"name": found[0], "value": place, "date": str(date)})
+    return place
 
 
 def create_session(

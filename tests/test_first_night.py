@@ -92,7 +92,7 @@ def test_names_given_twice_in_one_list_are_refused_naming_them(member_client, gr
 def test_names_the_group_has_already_are_refused_naming_them_all(member_client, group, players):
     response = member_client.post(f"/g/{group.pk}/players/", {"name": "Zoe, ada, BRUNO"})
     assert response.status_code == 400
-    assert "This group already has players called ada, BRUNO." in response.content.decode()
+    assert "This group already has players called Ada, Bruno." in response.content.decode()
     assert "Zoe" not in names_of(group)
 
 

@@ -47,7 +47,7 @@ def test_a_double_tap_on_add_player_adds_one_player(member_client, group):
 
 def test_a_second_player_with_the_same_name_is_refused_with_a_message(member_client, group, players):
     response = member_client.post(f"/g/{group.pk}/players/", {"name": "ada"}, follow=True)
-    assert "already has a player called ada" in response.content.decode()
+    assert "already has a player called Ada" in response.content.decode()
     assert Player.objects.filter(group=group).count() == 4
 
 

@@ -7,10 +7,29 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from scoring.errors import RuleError
+from sessions import names
 from sessions.api.filters import MAX_ID
 from sessions.boards import public_state
 from sessions.games import GAMES
 from sessions.models import GameNight, GameSession, Group, Player, Result, Seat, SessionEvent
+from sessions.rule_messages import describe
+
+
+class NameField(serializers.CharField):
+    """A name as ``sessions.names`` keeps it, its control and invisible characters refused
+    (the services then check that it can be told apart from the others)."""
+
+    def __init__(self, *, place: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.place = place
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            return names.clean_name(text, field=self.field_name or "name", limit=self.max_length or 0, place=self.place)
+        except RuleError as refused:
+            raise serializers.ValidationError(describe(refused), code="name") from None
 
 
 @extend_schema_serializer(component_name="SessionSeat")
@@ -129,7 +148,7 @@ class GroupOut(serializers.ModelSerializer):
 
 
 class GroupIn(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = NameField(max_length=80)
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -145,7 +164,7 @@ class PlayerOut(serializers.ModelSerializer):
 
 
 class PlayerIn(serializers.Serializer):
-    name = serializers.CharField(max_length=40)
+    name = NameField(max_length=40)
 
 
 class NightOut(serializers.ModelSerializer):
@@ -158,7 +177,7 @@ class NightOut(serializers.ModelSerializer):
 
 class NightIn(serializers.Serializer):
     date = serializers.DateField(required=False)
-    place = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    place = NameField(max_length=80, required=False, allow_blank=True, default="", place=True)
     notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 

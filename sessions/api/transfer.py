@@ -115,6 +115,11 @@ class RefusedPlayOut(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class RenamedPlayerOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The name in the file, which another player of the file has too.")
+    renamed = serializers.CharField(help_text="The name of this player here: the name numbered, Dan (2).")
+
+
 class BgStatsReportOut(serializers.Serializer):
     sessions = serializers.ListField(child=serializers.IntegerField(), help_text="The new sessions' ids.")
     players = serializers.ListField(child=serializers.CharField(), help_text="The players added.")
@@ -122,6 +127,11 @@ class BgStatsReportOut(serializers.Serializer):
     ignored = serializers.IntegerField(help_text="Plays marked ignored in BG Stats.")
     other_games = serializers.IntegerField(help_text="Plays of other games (not kept).")
     refused = RefusedPlayOut(many=True)
+    anonymous = serializers.IntegerField(
+        help_text="Seats of BG Stats' anonymous players in the plays imported: each is an Anonymous seat"
+        " (Anonymous (2) for a second one at the same table)."
+    )
+    renamed = RenamedPlayerOut(many=True, help_text="Players of the file numbered to tell them apart.")
 
 
 class GroupImportBgStats(APIView):
@@ -145,5 +155,7 @@ class GroupImportBgStats(APIView):
             "ignored": report.ignored,
             "other_games": len(report.other_games),
             "refused": [{"uuid": uuid, "reason": reason} for uuid, reason in report.refused],
+            "anonymous": report.anonymous,
+            "renamed": [{"name": name, "renamed": renamed} for name, renamed in report.renamed],
         }
         return Response(BgStatsReportOut(body).data)

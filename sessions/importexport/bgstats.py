@@ -10,7 +10,14 @@ A play of one of our four games becomes a finished session of the group (through
 services, so it is an event log like any other; ``scores.record`` when every score is a
 number, else ``places.record`` from the ranks or the winners). Its first event carries the
 play's uuid as idempotency key, so a second import of the same file skips it. Players are
-matched by name (case-insensitive) and created when missing.
+matched by name (``sessions.names``: whatever the case, look-alike characters folded) and
+created when missing.
+
+BG Stats keeps apart what a name alone does not: its anonymous players (``isAnonymous``,
+often several in a file, all called "Anonymous player") take an "Anonymous" seat in each
+play ("Anonymous (2)" for a second one at the same table), and two of its players with one
+name (two Dans at one table) are "Dan" and "Dan (2)" here, in the file's order, so that a
+later import of the same file finds the same players. The report says both.
 
 Plays of other games are read into :class:`PlainPlay` rows; keeping them needs a model this
 codebase does not have yet (see the report of the import).
@@ -20,8 +27,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain, count
 from typing import Any
 from urllib.parse import quote
 
@@ -33,6 +42,7 @@ from rest_framework import serializers
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
+from sessions import names as naming
 from sessions import services
 from sessions.api.errors import flatten
 from sessions.games import BABEL_CUBES, BABEL_ON, GAMES, SEVEN_WONDERS, TOWER_OF_BABEL
@@ -93,8 +103,12 @@ class NamedDoc(serializers.Serializer):
     name = serializers.CharField(allow_blank=True, max_length=500)
 
 
+class PlayerDoc(NamedDoc):
+    isAnonymous = serializers.BooleanField(required=False, default=False)
+
+
 class BgStatsDocument(serializers.Serializer):
-    players = NamedDoc(many=True)
+    players = PlayerDoc(many=True)
     games = NamedDoc(many=True)
     locations = NamedDoc(many=True, required=False, default=list)
     plays = PlayDoc(many=True)
@@ -127,6 +141,8 @@ class ImportReport:
     ignored: int = 0
     other_games: list[PlainPlay] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (play uuid, why)
+    anonymous: int = 0  # seats of BG Stats' anonymous players, each an "Anonymous" seat
+    renamed: list[tuple[str, str]] = field(default_factory=list)  # (name in the file, name here)
 
 
 NAME_LIMIT = Player._meta.get_field("name").max_length or 0
@@ -139,8 +155,9 @@ def checked_document(document: Any) -> dict[str, Any]:
         path, message = flatten(incoming.errors)[0]
         raise RuleError(gettext_noop("{path}: {message}"), field=path, params={"path": path, "message": message})
     data = dict(incoming.validated_data)
-    seen: set[str] = set()
     for index, player in enumerate(data["players"]):
+        if player["isAnonymous"]:  # no name of theirs is kept: they sit as "Anonymous"
+            continue
         written = str(player["name"]).strip()
         if len(written) > NAME_LIMIT:  # refused whole, never cut: the name is the player's key here
             raise RuleError(
@@ -148,20 +165,59 @@ def checked_document(document: Any) -> dict[str, Any]:
                 field=f"players[{index}].name",
                 params={"limit": NAME_LIMIT, "value": written, "count": len(written)},
             )
-        # Players are matched by name, whatever the case: two such names would be one player.
-        name = _name(player).casefold()
-        if name in seen:
-            raise RuleError(
-                gettext_noop("Two players are called {value}."),
-                field=f"players[{index}].name",
-                params={"value": _name(player)},
-            )
-        seen.add(name)
+        if written:  # a name left blank in BG Stats is "#<id>" here
+            player["name"] = naming.clean_name(written, field=f"players[{index}].name", limit=NAME_LIMIT)
+    for index, location in enumerate(data["locations"]):
+        location["name"] = naming.clean_name(
+            location["name"], field=f"locations[{index}].name", limit=LOCATION_LIMIT, place=True
+        )
     return data
+
+
+LOCATION_LIMIT = 500  # what the document may hold; a night keeps the first 80 characters
 
 
 def _name(player: dict[str, Any]) -> str:
     return str(player["name"]).strip() or f"#{player['id']}"
+
+
+@dataclass
+class Roster:
+    """The file's players as the group's names: each non-anonymous player by id, two that
+    cannot be told apart numbered in the file's order; the anonymous ones by id."""
+
+    names: dict[int, str]
+    renamed: dict[int, str]  # id -> the name in the file, for the players numbered here
+    anonymous: set[int]
+    taken: naming.NameIndex[int]
+
+    def seat_names(self, refs: list[int]) -> list[str]:
+        """The name of each seat of a play: the k-th anonymous one is the k-th of "Anonymous",
+        "Anonymous (2)" ... (names that no player of the file has)."""
+        anonymous = self._anonymous_names()
+        return [next(anonymous) if ref in self.anonymous else self.names[ref] for ref in refs]
+
+    def _anonymous_names(self) -> Iterator[str]:
+        called = gettext("Anonymous")
+        for candidate in chain([called], (f"{called} ({number})" for number in count(2))):
+            if candidate not in self.taken:
+                yield candidate
+
+
+def _roster(players: list[dict[str, Any]]) -> Roster:
+    roster = Roster(names={}, renamed={}, anonymous=set(), taken=naming.NameIndex())
+    for player in players:
+        if player["isAnonymous"]:
+            roster.anonymous.add(player["id"])
+            continue
+        name = _name(player)
+        if name in roster.taken:  # two people called Dan: the second is "Dan (2)"
+            numbered = naming.numbered(name, taken=roster.taken.__contains__, limit=NAME_LIMIT)
+            roster.renamed[player["id"]] = name
+            name = numbered
+        roster.taken.add(name, player["id"])
+        roster.names[player["id"]] = name
+    return roster
 
 
 def _number(raw: str | None) -> int | None:
@@ -177,9 +233,9 @@ def idempotency_key(uuid: str) -> str:
 def import_plays(*, group: Group, document: Any, user: User | None = None) -> ImportReport:
     """Add the export's plays to the group; plays already imported are skipped."""
     data = checked_document(document)
-    names = {p["id"]: _name(p) for p in data["players"]}
+    roster = _roster(data["players"])
     games = {g["id"]: g["name"].strip() for g in data["games"]}
-    places = {loc["id"]: loc["name"].strip()[:80] for loc in data["locations"]}
+    places = {loc["id"]: loc["name"][:80].rstrip() for loc in data["locations"]}
     report = ImportReport()
     seen = set(
         SessionEvent.objects.filter(session__group=group, idempotency_key__startswith=f"{SOURCE}:").values_list(
@@ -188,7 +244,7 @@ def import_plays(*, group: Group, document: Any, user: User | None = None) -> Im
     )
     seen |= {idempotency_key(play) for play in group.plain_results.filter(source=SOURCE).values_list("play", flat=True)}
     with transaction.atomic():
-        players = {p.name.casefold(): p for p in group.players.all()}
+        players = naming.NameIndex((p.name, p) for p in group.players.all())
         for play in sorted(data["plays"], key=lambda p: p["playDate"]):
             if play["ignored"]:
                 report.ignored += 1
@@ -198,20 +254,23 @@ def import_plays(*, group: Group, document: Any, user: User | None = None) -> Im
                 continue
             scores = sorted(play["playerScores"], key=lambda s: s["seatOrder"])
             refs = [s["playerRefId"] for s in scores]
-            unknown = [ref for ref in refs if ref not in names]
+            unknown = [ref for ref in refs if ref not in roster.names and ref not in roster.anonymous]
+            named = [ref for ref in refs if ref not in roster.anonymous]  # an anonymous one may sit twice
             game_name = games.get(play["gameRefId"], "")
             place = places.get(play["locationRefId"], "") if play["locationRefId"] is not None else ""
-            if unknown or len(set(refs)) != len(refs) or not refs:
+            if unknown or len(set(named)) != len(named) or not refs:
                 report.refused.append((play["uuid"], gettext("The play's players are missing or named twice.")))
                 continue
+            seat_names = roster.seat_names(refs)
             slug = GAME_NAMES.get(game_name.casefold())
             if slug is None:
-                plain = _plain(play, game_name, place, scores, names)
-                _keep(group, plain, [_player(group, players, names[ref], report) for ref in refs])
+                plain = _plain(play, game_name, place, scores, seat_names)
+                _keep(group, plain, [_player(group, players, name, report) for name in seat_names])
                 seen.add(idempotency_key(play["uuid"]))
                 report.other_games.append(plain)
+                _report_seats(report, roster, refs)
                 continue
-            seated = [_player(group, players, names[ref], report) for ref in refs]
+            seated = [_player(group, players, name, report) for name in seat_names]
             try:
                 with transaction.atomic():
                     session = _session(group, slug, play, place, seated, scores, user)
@@ -220,25 +279,28 @@ def import_plays(*, group: Group, document: Any, user: User | None = None) -> Im
                 continue
             seen.add(idempotency_key(play["uuid"]))
             report.sessions.append(session.pk)
+            _report_seats(report, roster, refs)
     return report
 
 
-def _plain(
-    play: dict[str, Any], game: str, place: str, scores: list[dict[str, Any]], names: dict[int, str]
-) -> PlainPlay:
+def _report_seats(report: ImportReport, roster: Roster, refs: list[int]) -> None:
+    """Count the anonymous seats of a play imported, and name the players numbered in it."""
+    report.anonymous += sum(1 for ref in refs if ref in roster.anonymous)
+    for ref in refs:
+        written = roster.renamed.get(ref)
+        if written is not None and (written, roster.names[ref]) not in report.renamed:
+            report.renamed.append((written, roster.names[ref]))
+
+
+def _plain(play: dict[str, Any], game: str, place: str, scores: list[dict[str, Any]], names: list[str]) -> PlainPlay:
     return PlainPlay(
         uuid=play["uuid"],
         game=game,
         played_at=play["playDate"],
         place=place,
         scores=tuple(
-            PlainScore(
-                player=names[s["playerRefId"]],
-                score=_number(s["score"]),
-                rank=s["rank"] or None,
-                winner=s["winner"],
-            )
-            for s in scores
+            PlainScore(player=name, score=_number(s["score"]), rank=s["rank"] or None, winner=s["winner"])
+            for name, s in zip(names, scores, strict=True)
         ),
     )
 
@@ -263,18 +325,27 @@ def _keep(group: Group, plain: PlainPlay, seated: list[Player]) -> None:
     )
 
 
-def _player(group: Group, players: dict[str, Player], name: str, report: ImportReport) -> Player:
-    found = players.get(name.casefold())
-    if found is None:
-        found = services.create_player(group=group, name=name)
-        players[name.casefold()] = found
-        report.players.append(found.name)
-    return found
+def _player(group: Group, players: naming.NameIndex[Player], name: str, report: ImportReport) -> Player:
+    """The group's player who cannot be told apart from ``name`` ("ada" is our Ada), or a new one."""
+    found = players.find(name)
+    if found is not None:
+        return found[1]
+    created = services.create_player(group=group, name=name)
+    players.add(created.name, created)
+    report.players.append(created.name)
+    return created
 
 
 def _night(group: Group, played_at: datetime, place: str) -> GameNight:
+    """The group's night of that day at that place (or at one that cannot be told apart from
+    it), or a new one."""
     day = timezone.localtime(played_at).date()
-    night = GameNight.objects.filter(group=group, date=day, place=place).order_by("id").first()
+    same_day = GameNight.objects.filter(group=group, date=day).order_by("id")
+    if not place:
+        night = same_day.filter(place="").first()
+    else:
+        found = naming.twin(place, ((other.place, other) for other in same_day.exclude(place="")))
+        night = found[1] if found is not None else None
     return night or services.create_night(group=group, date=day, place=place)
 
 

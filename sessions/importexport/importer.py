@@ -25,6 +25,7 @@ from rest_framework import serializers
 
 from scoring import session as core
 from scoring.errors import RuleError, gettext_noop
+from sessions import names as naming
 from sessions import services
 from sessions.api.errors import flatten
 from sessions.api.filters import MAX_ID
@@ -141,8 +142,34 @@ def checked_document(document: Any) -> dict[str, Any]:
         field, message = flatten(incoming.errors)[0]
         raise _refuse(gettext_noop("{path}: {message}"), field, path=field, message=message)
     data: dict[str, Any] = dict(incoming.validated_data)
+    _check_names(data)
     _check_links(data)
     return data
+
+
+def _check_names(data: dict[str, Any]) -> None:
+    """The group's, players' and places' names as ``sessions.names`` keeps them, refused as the
+    pages refuse them; two players that cannot be told apart refuse the file.
+
+    Two nights of one date and place are let in: a night is not renamed once made, and
+    instances before this rule made such nights, which the file's ids still tell apart."""
+    group = data["group"]
+    group["name"] = naming.clean_name(group["name"], field="group.name", limit=services.GROUP_NAME_LIMIT)
+    seen = naming.NameIndex[int]()
+    for index, player in enumerate(data["players"]):
+        field = f"players[{index}].name"
+        name = naming.clean_name(player["name"], field=field, limit=services.PLAYER_NAME_LIMIT)
+        earlier = seen.find(name)
+        if earlier is not None and naming.same_but_case(name, earlier[0]):
+            raise _refuse(gettext_noop("Two players are called {value}."), field, value=name)
+        if earlier is not None:
+            raise _refuse(naming.LOOKS_ALIKE, field, value=name, name=earlier[0])
+        seen.add(name, index)
+        player["name"] = name
+    for index, night in enumerate(data["nights"]):
+        night["place"] = naming.clean_name(
+            night["place"], field=f"nights[{index}].place", limit=services.PLACE_LIMIT, place=True
+        )
 
 
 def _unsealed(document: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -178,11 +205,6 @@ def _unique(values: list[Any], template: str, field: str) -> None:
 
 def _check_links(data: dict[str, Any]) -> None:
     _unique([p["id"] for p in data["players"]], gettext_noop("Player id {value} appears twice."), "players")
-    _unique(
-        [p["name"].strip().casefold() for p in data["players"]],
-        gettext_noop("Two players are called {value}."),
-        "players",
-    )
     _unique([n["id"] for n in data["nights"]], gettext_noop("Game night id {value} appears twice."), "nights")
     _unique([s["id"] for s in data["sessions"]], gettext_noop("Session id {value} appears twice."), "sessions")
     players = {p["id"] for p in data["players"]}
@@ -233,13 +255,20 @@ def _secret(session: dict[str, Any], version: int, field: str) -> str:
 
 
 def import_group(*, owner: User, document: Any) -> Group:
-    """A new group, owned by ``owner``, with everything in the export ``document``."""
+    """A new group, owned by ``owner``, with everything in the export ``document``. Beside a
+    group of theirs that it cannot be told apart from (the original, a copy imported before)
+    it is "Name (2)"."""
     data = checked_document(document)
     finished: list[int] = []
     with transaction.atomic():
         info = data["group"]
+        groups = Group.objects.filter(memberships__user=owner).values_list("name", flat=True)
+        theirs = naming.NameIndex((name, name) for name in groups)
+        name = info["name"]
+        if name in theirs:
+            name = naming.numbered(name, taken=theirs.__contains__, limit=services.GROUP_NAME_LIMIT)
         group = Group.objects.create(
-            name=info["name"].strip(),
+            name=name,
             created_at=info.get("created_at") or timezone.now(),
             edition_tables=info["edition_tables"],
         )
@@ -278,7 +307,7 @@ def _import_players(group: Group, players: list[dict[str, Any]]) -> dict[int, in
     rows = [
         Player.objects.create(
             group=group,
-            name=p["name"].strip(),
+            name=p["name"],
             created_at=p.get("created_at") or timezone.now(),
             archived_at=p["archived_at"],
         )

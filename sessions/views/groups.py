@@ -47,13 +47,17 @@ def group_new(request: MemberRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user, name = request.user, form.cleaned_data["name"]
-        result = services.run_once(
-            user=user,
-            key=form.cleaned_data["idempotency_key"],
-            action=lambda: {"redirect": reverse("group", args=[services.create_group(owner=user, name=name).pk])},
-        )
-        return redirect(result["redirect"])
-    return render(request, "groups/new.html", {"form": form})
+        try:
+            result = services.run_once(
+                user=user,
+                key=form.cleaned_data["idempotency_key"],
+                action=lambda: {"redirect": reverse("group", args=[services.create_group(owner=user, name=name).pk])},
+            )
+        except RuleError as error:  # a name like one of the user's groups
+            form.add_error("name", describe(error))
+        else:
+            return redirect(result["redirect"])
+    return render(request, "groups/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @login_required

@@ -31,7 +31,12 @@ def night_new(request: MemberRequest, group_id: int) -> HttpResponse:
         night = services.create_night(group=group, date=data["date"], place=data["place"], notes=data["notes"])
         return {"redirect": reverse("night", args=[night.pk])}
 
-    return redirect(services.run_once(user=request.user, key=data["idempotency_key"], action=create)["redirect"])
+    try:
+        result = services.run_once(user=request.user, key=data["idempotency_key"], action=create)
+    except RuleError as error:  # a place like that of the group's other night that day
+        form.add_error("place", describe(error))
+        return render(request, "nights/new.html", {"group": group, "form": form}, status=400)
+    return redirect(result["redirect"])
 
 
 @login_required
