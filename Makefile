@@ -25,7 +25,7 @@ demo-data: setup
 run: demo-data
 	$(BIN)/uvicorn babel_companion.asgi:application --host 127.0.0.1 --port 8000
 
-# The venue box (README, "Venue box (no internet)"): served to the phones on this machine's
+# The venue box (docs/hosting.md, "The venue box (no internet)"): served to the phones on this machine's
 # local network, over HTTPS with a certificate from a local CA that mkcert makes in .venue/
 # (`make venue`), or over plain HTTP (`make venue-http`). PORT=... and ADDRESS=<LAN IPv4,...>
 # override the port and the addresses found.

@@ -1,5 +1,5 @@
 """The venue box: this machine serves the app to the phones on its local network, with no
-internet (``make venue``, ``make venue-http``; the README's "Venue box (no internet)").
+internet (``make venue``, ``make venue-http``; docs/hosting.md, "The venue box (no internet)").
 
 Run as ``python -m babel_companion.venue [--http]``. It does not load Django: the host names
 the server must accept depend on this machine's addresses, so they are worked out here first

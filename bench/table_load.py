@@ -5,7 +5,7 @@ Run from the repository root: ``.venv/bin/python -m bench.table_load`` (about 5 
 ``--tables 1,2,4,8,16,32``, ``--seconds 10``, ``--runs 3``). It works on PostgreSQL (``BENCH_DATABASE_URL``,
 default postgres://postgres@127.0.0.1:5432/babel_bench_tables, dropped, created and migrated
 afresh) and Redis (``BENCH_REDIS_URL``, default redis://127.0.0.1:6379/7, flushed), serves the
-app with ``uvicorn --workers 2`` as the README's production section does (``--workers``), and drives it from
+app with ``uvicorn --workers 2`` as docs/hosting.md's production section does (``--workers``), and drives it from
 one client process (uvloop, one kept-alive connection per device) on the same two cores.
 
 A table is a Tower of Babel session of five players, each with a phone holding its seat, and
@@ -243,7 +243,7 @@ def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="1,2,4,8,16,32", help="numbers of tables, comma-separated, increasing")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn's worker processes (2: the README's)")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn's worker processes (2: docs/hosting.md's)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each number of tables; the median decides")
     return parser.parse_args()
 

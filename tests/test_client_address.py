@@ -1,5 +1,5 @@
 """One client address for the whole app: the throttles, the join limits and the logs take the
-visitor's address the same way, from the proxies the README says are in front (PROXY_COUNT),
+visitor's address the same way, from the proxies docs/hosting.md says are in front (PROXY_COUNT),
 so a forged X-Forwarded-For changes nothing (issue 15, item 9)."""
 
 import pytest
