@@ -86,6 +86,14 @@ def test_a_table_can_record_a_draft_done_with_the_physical_tiles():  # SW-2
     refused(new(2), sw.DRAFT_RECORD, "SW-2", tiles={"0": [1, 5], "1": [2, 19, 24]})
 
 
+def test_a_recorded_draft_takes_only_whole_numbers_for_tiles():  # SW-2
+    # JSON's true and 9.0 equal 1 and 9 in Python: they must not pass for tiles, and a list in
+    # a list must be refused, not crash.
+    for held in ([True, 5, 9], [1, 5, 9.0], [[1], [5], [9]], [1, 1, 9]):
+        error = refused(new(2), sw.DRAFT_RECORD, "SW-2", tiles={"0": held, "1": [2, 19, 24]})
+        assert error.field == "tiles.0"
+
+
 def test_tiles_are_built_only_after_the_draft_and_ages_resolve_in_order():  # SW-4
     refused(new(3), sw.BUILD_TILES, "SW-2", tiles={"0": 1})
     state = new(3)
@@ -578,3 +586,27 @@ def test_a_sheet_is_refused_naming_the_sheet_and_its_column():  # SW-8, SW-12
     refused_at(state, sw.SHEET, "SW-8", "sheet.babel_tiles", seat="0", sheet={"coins": 1, "babel_tiles": 4})
     refused_at(state, sw.SHEET, None, "seat", seat="2", sheet={"coins": 1})
     assert apply(state, sw.SHEET, seat="1", sheet={"coins": 1})["sheets"] == {"1": {"coins": 1}}
+
+
+def stored_before_turns_were_counted(state):
+    """A state as the engine made it before it counted turns (no ``turn``, ``joined``,
+    ``leaders_on``): sessions and snapshots stored then still carry on from it."""
+    return {key: value for key, value in state.items() if key not in ("turn", "joined", "leaders_on")}
+
+
+def test_a_game_stored_before_turns_were_counted_still_takes_participations_and_ends_its_age():  # SW-9, SW-10
+    state = stored_before_turns_were_counted(new(3))
+    assert (sw.joined_this_turn(state), sw.participation(state, "0")) == ([], sw.CARD)
+    state = apply(apply(state, sw.PARTICIPATE, seat="0"), sw.PARTICIPATE, seat="0")
+    assert (state["markers"], state["markers_left"], state["joined"]) == ({"0": 2}, 0, ["0", "0"])
+    state = apply(state, sw.PARTICIPATE, seat="1", same_turn_reserve=True)
+    assert (state["markers"], state["markers_left"]) == ({"0": 2, "1": 1}, 0)
+    ended = apply(state, sw.END_AGE)
+    assert [(o["seat"], o["outcome"], o["times"]) for o in ended["resolved"][0]["outcomes"]] == [
+        ("0", "reward", 2),
+        ("1", "reward", 1),
+        ("2", "none", 0),
+    ]
+    assert (ended["age"], ended["turn"], ended["joined"], ended["markers_left"]) == (2, None, [], 2)
+    fresh = apply(stored_before_turns_were_counted(new(3)), sw.PARTICIPATE, seat="2")
+    assert (fresh["markers"], fresh["markers_left"], fresh["joined"]) == ({"2": 1}, 1, ["2"])

@@ -265,7 +265,9 @@ def _roll(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
     if s["pending"] is not None:
         if s["pending"]["kind"] == "miss":
             gives = {
-                "take_off": gettext_noop("Record what the wrong call gives first: a pass, or one block taken off your tower."),
+                "take_off": gettext_noop(
+                    "Record what the wrong call gives first: a pass, or one block taken off your tower."
+                ),
                 "draw": gettext_noop("Record what the wrong call gives first: a pass, or one block drawn."),
             }
             raise RuleError(gives[wrong_call_choices(s)[1]], field="type", rule="BO-5")

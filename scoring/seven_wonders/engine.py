@@ -129,10 +129,11 @@ def _draft_record(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     tiles = {}
     for seat in state["seats"]:
         held = raw[seat]
-        if not isinstance(held, list) or len(held) != 3 or len(set(held)) != 3:
+        whole = isinstance(held, list) and all(type(tile) is int for tile in held)
+        if not isinstance(held, list) or len(held) != 3 or (whole and len(set(held)) != 3):
             raise RuleError(gettext_noop("Give three different tiles."), field=f"tiles.{seat}", rule="SW-2")
-        for tile in held:
-            if tile not in TILES or tile in seen:
+        for tile in held:  # a tile is a whole number: JSON's true and 9.0 equal 1 and 9 in Python
+            if type(tile) is not int or tile not in TILES or tile in seen:
                 raise RuleError(
                     gettext_noop("Tile {tile} is not a tile or is held twice."),
                     field=f"tiles.{seat}",
