@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_release_is_pyprojects_version_and_the_changelog_names_it():
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
-    assert settings.VERSION == version
+    assert version == settings.VERSION
     changelog = (REPO / "CHANGELOG.md").read_text()
     assert f"## [{version}]" in changelog
 
