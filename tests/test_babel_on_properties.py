@@ -213,3 +213,23 @@ def test_a_draw_takes_no_more_blocks_than_the_bag_holds():  # BO-5
         error = chance_refusal(10, 3, drawn, 0)
         assert (error.field, error.rule, error.params) == ("drawn", "BO-5", {"total": 10})
     assert chance_at_least(10, 3, 10, 3) == 1  # the whole bag is a draw
+
+
+# (bag, mine in it, drawn, at least): the chance as the share of equally likely draws, counted
+# with binomial coefficients.
+CHANCES = [
+    (68, 22, 4, 5),  # more of mine than are drawn: impossible
+    (6, 6, 0, 1),  # nothing drawn
+    (0, 0, 0, 1),  # an empty bag
+    (10, 0, 3, 1),  # none of mine left
+    (10, 10, 3, 3),  # only mine left
+    (24, 5, 6, 2),
+]
+
+
+def test_every_chance_shown_is_an_exact_fraction_even_an_impossible_one():  # BO-5
+    for total, mine, drawn, at_least in CHANCES:
+        ways = sum(comb(mine, k) * comb(total - mine, drawn - k) for k in range(at_least, drawn + 1))
+        chance = chance_at_least(total, mine, drawn, at_least)
+        assert isinstance(chance, Fraction), (total, mine, drawn, at_least)
+        assert chance == Fraction(ways, comb(total, drawn))

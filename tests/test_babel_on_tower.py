@@ -1,5 +1,9 @@
 """One Babel On! tower: the building rules (BO-7..BO-11) and the perfect tower (BO-13)."""
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from scoring.babel_on.tower import (
@@ -277,3 +281,36 @@ def test_every_failure_of_a_perfect_tower_can_be_shown_with_its_floor():  # BO-1
         assert all(isinstance(f.message, str) and f.message for f in found)
     colour = [f for f in failures(tower, "red", 6) if f.condition == "colour"]
     assert [(f.floor, f.params) for f in colour] == [(4, {"floor": 4})]
+
+
+@contextmanager
+def within_seconds(seconds: float) -> Iterator[None]:
+    """Fails the block if it runs longer than ``seconds`` (wall clock)."""
+
+    def too_slow(signum, frame):
+        raise AssertionError(f"took longer than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# (tower, owner colour, blocks asked for, most that can come off): more is asked than the tower
+# can give, so every order of removals must be ruled out; a tower reached by several orders is
+# searched once, else the orders of 16 or 24 blocks would take for ever.
+SEARCHED_WHOLE = [
+    ([FULL] * 6, "red", 25, 24),
+    ([["red"] * 4, *[FULL] * 4], "red", 24, 16),
+    ([FULL] * 4 + [["red", "red", "blue", None]], "red", 24, 19),
+]
+
+
+def test_the_most_blocks_a_whole_tower_gives_up_is_found_at_once():  # BO-5, BO-8, BO-11
+    with within_seconds(10):
+        for raw, owner, cap, most in SEARCHED_WHOLE:
+            for by_owner in (True, False):
+                assert most_removable(tower_from_floors(raw), owner, by_owner=by_owner, cap=cap) == most

@@ -1,5 +1,7 @@
 """The session core: lifecycle, undo, and replay equals the incremental state."""
 
+from dataclasses import dataclass, field
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -203,3 +205,29 @@ def test_a_games_own_events_wait_for_the_start_and_its_last_sheet_moves_the_sess
     assert state["status"] == core.SCORING
     entered = core.step(SW_RULES, state, core.Event(seq=5, type="places.record", payload={"places": {"a": 1, "b": 2}}))
     assert [(s.seat, s.rank) for s in core.standings(SW_RULES, entered)] == [("a", 1), ("b", 2)]
+
+
+@dataclass(frozen=True)
+class CountingEntry(ScoreEntry):
+    """The table's score entry, noting every event it is asked to apply."""
+
+    applied: list[object] = field(default_factory=list)
+
+    def apply(self, state, *, type, payload):
+        self.applied.append(payload)
+        return super().apply(state, type=type, payload=payload)
+
+
+def test_an_undo_in_a_long_log_replays_only_the_events_since_the_last_checkpoint():
+    """A replay stays linear in the log: each undo starts again from the nearest checkpoint,
+    so it re-applies at most ``CHECKPOINT_EVERY`` events, never the whole log."""
+    entry = CountingEntry(tiebreak="coins", rule="SW-14")
+    rules = core.Rules(entry=entry)
+    moves = [
+        core.Event(seq=n, type="scores.record", payload={"scores": {"1": n, "2": 0, "3": 0}}) for n in range(1, 101)
+    ]
+    undos = [core.Event(seq=100 + n, type=core.UNDO) for n in range(1, 4)]
+    state = core.replay(rules, seats=SEATS, options={}, seed=1, events=[*moves, *undos])
+    assert state["entry"]["scores"] == {"1": 97, "2": 0, "3": 0}
+    assert state["in_effect"] == list(range(1, 98))
+    assert len(entry.applied) <= len(moves) + len(undos) * core.CHECKPOINT_EVERY
