@@ -1,4 +1,4 @@
-"""Settings, driven by environment variables only (see the README's table).
+"""Settings, driven by environment variables only (docs/hosting.md has every one in a table).
 
 With no variable set this is the embedded default: SQLite in WAL mode, Celery tasks run
 inline, a local-memory cache, DEBUG off, and a secret key generated once and kept
@@ -106,6 +106,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A login's answer empties the device's copies of the pages the account before it kept.
+    "sessions.views.accounts.forget_the_last_accounts_copies",
     # Last, as django-axes asks: turns a locked-out login into the login page with a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -285,18 +287,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes refuses a login before the password is checked once the account or the address
-# has failed LOGIN_FAILURE_LIMIT times within LOGIN_COOLOFF_MINUTES; it counts in the database
-# (shared by every process, with or without Redis), by the address client_address() gives.
+# A login is refused before its password is checked (docs/security.md says why these limits):
+# - one account from one address, after LOGIN_FAILURE_LIMIT failures within LOGIN_COOLOFF_MINUTES
+#   (django-axes, in the database shared by every process): the same account from another address
+#   is not, so nobody can lock its owner out;
+# - one address, whatever the accounts, after LOGIN_FAILURES_PER_ADDRESS failures in a window of
+#   LOGIN_COOLOFF_MINUTES from its first try (in the cache, as the join codes' limits; django-axes
+#   has one limit for all its lockout parameters). High enough for a venue's shared Wi-Fi.
+# Both by the address client_address() gives.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "10")
+LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", "100")
 LOGIN_COOLOFF_MINUTES = envint("LOGIN_COOLOFF_MINUTES", "15")
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "sessions.views.accounts.LoginLimits"
 AXES_CLIENT_IP_CALLABLE = "sessions.http.client_address"
 AXES_LOCKOUT_CALLABLE = "sessions.views.accounts.locked_out"
 AXES_RESET_ON_SUCCESS = True

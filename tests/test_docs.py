@@ -29,10 +29,6 @@ from django.core.management import get_commands
 
 REPO = Path(__file__).resolve().parents[1]
 
-# Pages being written by someone else at the time a link to them was written: a link to one is
-# accepted while the file is missing (and checked in full, anchors too, once it is there).
-PENDING = {REPO / "docs" / "security.md"}
-
 # A path in code is checked when it starts with one of the repository's own folders.
 FOLDERS = (
     ".ci/",
@@ -137,7 +133,7 @@ def links(page: Page) -> Iterator[tuple[int, str]]:
             yield number, reference.group(1)
 
 
-def link_problems(page: Page, repo: Path = REPO, pending: frozenset[Path] = frozenset(PENDING)) -> list[Problem]:
+def link_problems(page: Page, repo: Path = REPO) -> list[Problem]:
     problems = []
     for number, target in links(page):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
@@ -147,8 +143,7 @@ def link_problems(page: Page, repo: Path = REPO, pending: frozenset[Path] = froz
         if not path.is_relative_to(repo):
             continue
         if not path.exists():
-            if path not in pending:
-                problems.append(Problem(page.name, number, f"links to {target}, which is not there"))
+            problems.append(Problem(page.name, number, f"links to {target}, which is not there"))
             continue
         if anchor and path.suffix == ".md" and anchor not in anchors(path):
             problems.append(Problem(page.name, number, f"links to #{anchor}, no heading of {path.name}"))
@@ -257,9 +252,9 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def problems_of(repo: Path, text: str, pending: frozenset[Path] = frozenset()) -> list[str]:
+def problems_of(repo: Path, text: str) -> list[str]:
     page = read_page(write(repo / "README.md", text))
-    found = link_problems(page, repo, pending) + command_problems(page, repo, frozenset({"migrate", "load_demo"}))
+    found = link_problems(page, repo) + command_problems(page, repo, frozenset({"migrate", "load_demo"}))
     return [problem.what for problem in found]
 
 
@@ -288,15 +283,6 @@ def test_the_checker_finds_a_broken_link_and_a_broken_anchor(repo: Path) -> None
         "links to #production, no heading of hosting.md",
     ]
     assert problems_of(repo, "# Title\n\n[here](#elsewhere)\n") == ["links to #elsewhere, no heading of README.md"]
-
-
-def test_the_checker_accepts_a_pending_page_only_while_it_is_missing(repo: Path) -> None:
-    pending = frozenset({repo / "docs" / "security.md"})
-    assert problems_of(repo, "[login limits](docs/security.md)\n", pending) == []
-    write(repo / "docs" / "security.md", "# Security\n")
-    assert problems_of(repo, "[login limits](docs/security.md#nothing)\n", pending) == [
-        "links to #nothing, no heading of security.md"
-    ]
 
 
 def test_the_checker_finds_commands_and_paths_that_are_not_there(repo: Path) -> None:

@@ -48,13 +48,17 @@ def a_played_group() -> list[Shown]:
     group = Group.objects.get(name="Demo table")
     players = list(Player.objects.filter(group=group).order_by("pk"))
     live, codes = {}, {}
-    for game, seated, options in (
-        (TOWER_OF_BABEL, 3, {}),
-        (BABEL_ON, 3, {}),
-        (SEVEN_WONDERS, 3, {"tower_tiles": True, "great_projects": True}),
-        (BABEL_CUBES, 2, {}),
-    ):  # a night each: a night's phones follow its one open game
-        night = services.create_night(group=group, date=datetime.date(2026, 11, 23), place="Bruno's")
+    for table, (game, seated, options) in enumerate(
+        (
+            (TOWER_OF_BABEL, 3, {}),
+            (BABEL_ON, 3, {}),
+            (SEVEN_WONDERS, 3, {"tower_tiles": True, "great_projects": True}),
+            (BABEL_CUBES, 2, {}),
+        ),
+        start=1,
+    ):  # a night each (a night's phones follow its one open game), each told apart by its place
+        place = f"Bruno's, table {table}"
+        night = services.create_night(group=group, date=datetime.date(2026, 11, 23), place=place)
         codes[game] = services.create_join_code(night=night).code
         session = services.create_session(night=night, game=game, players=players[:seated], options=options)
         advance(session, "session.start")
