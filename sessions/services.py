@@ -811,20 +811,20 @@ def merge_players(*, keep: Player, drop: Player) -> Player:
 
 def _move_seat_keys(session: GameSession, keys: dict[str, str], names: dict[str, str]) -> None:
     """Rename a seat in the session's log and replay it (the state is the log's replay, as an
-    import does); a log the rename would change otherwise refuses the merge."""
+    import does); a log the rename would change otherwise refuses the merge. The replay is
+    compared with the log's replay under the old seats, not with the stored state: a state an
+    earlier release stored may lack a key today's rules add (Babel On!'s ``wrong_call``)."""
     rules = get_game(session.game).rules
-    seats = list(session.seats.order_by("order").values_list("player_id", flat=True))
+    seats = [str(pk) for pk in session.seats.order_by("order").values_list("player_id", flat=True)]
     events = list(session.events.order_by("seq"))
+    replay = {"options": session.options, "seed": session.seed}
+    before = core.replay(rules, seats=seats, events=[event.as_core_event() for event in events], **replay)
     for event in events:
         event.payload = payload_with_new_seats(event.type, event.payload, keys)
     state = core.replay(
-        rules,
-        seats=[keys.get(str(pk), str(pk)) for pk in seats],
-        options=session.options,
-        seed=session.seed,
-        events=[event.as_core_event() for event in events],
+        rules, seats=[keys.get(pk, pk) for pk in seats], events=[event.as_core_event() for event in events], **replay
     )
-    if not corresponds(session.state, state, keys):
+    if not corresponds(before, state, keys):
         raise RuleError(gettext_noop("A game of {drop}'s cannot be moved to {keep}."), field="into", params=names)
     SessionEvent.objects.bulk_update(events, ["payload"])
     session.snapshots.all().delete()  # states under the old key; an undo replays from the start

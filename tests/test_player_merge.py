@@ -29,7 +29,7 @@ from sessions.models import (
     SessionEvent,
 )
 from sessions.selectors import replayed_state
-from tests.conftest import advance, client_for, started_tower
+from tests.conftest import advance, client_for, started_tower, to_the_first_turn
 from tests.test_import_export import tower_of_babel_to_the_end
 from tests.test_statistics import play
 
@@ -104,6 +104,22 @@ def test_an_abandoned_game_taken_up_again_after_a_merge_goes_on_under_the_kept_p
     advance(game, "undo")
     assert game.status == "playing"
     assert game.state == replayed_state(game)
+    assert str(players[1].pk) in game.state["entry"]["seats"]
+
+
+def test_a_game_an_earlier_release_stored_without_a_key_added_since_is_merged(night, players, robert):
+    # v0.1.0 stored Babel On!'s state without "wrong_call" (issue 43, the upgrade test): the
+    # merge compares the log's replays under the old and the new seats, not the stored state.
+    game = services.create_session(night=night, game="babel-on", players=[players[0], robert])
+    advance(game, "session.start")
+    to_the_first_turn(game)
+    advance(game, "session.abandon")
+    del game.state["game"]["wrong_call"]
+    game.save(update_fields=["state"])
+    services.merge_players(keep=players[1], drop=robert)
+    game.refresh_from_db()
+    assert game.state == replayed_state(game)
+    assert "wrong_call" in game.state["game"]  # the replay, as today's rules make it
     assert str(players[1].pk) in game.state["entry"]["seats"]
 
 
