@@ -3,16 +3,33 @@
 import copy
 import json
 import re
-from itertools import combinations
+from itertools import combinations, permutations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import session as core
+from scoring.babel_cubes import geometry
 from scoring.babel_cubes.engine import PLACE, BabelCubes, analyse
-from scoring.babel_cubes.geometry import FACES, hand_of_each, load_geometry, raw_data
-from scoring.babel_cubes.moves import Position, legal_moves, position_of, replay
+from scoring.babel_cubes.geometry import (
+    CELLS,
+    FACES,
+    NEIGHBOURS,
+    ROTATIONS,
+    SQUARE,
+    cell_image,
+    faces_of,
+    hand_of_each,
+    inner_faces,
+    load_geometry,
+    mask_of,
+    neighbour,
+    permute,
+    raw_data,
+)
+from scoring.babel_cubes.moves import Move, Position, legal_moves, parse_move, position_of, replay, violation
 from scoring.errors import RuleError
 from scoring.score_entry import ScoreEntry
 
@@ -308,3 +325,237 @@ def test_every_legal_move_is_accepted_and_every_other_candidate_is_refused(state
                     accepted.add(json.dumps(payload))
     assert all(field in ("cell", "type", "bulges") and re.fullmatch(r"BC-[1-9]", rule) for field, rule in refusals)
     assert accepted == legal
+
+
+# --- Geometry, stated independently: cells and faces as vectors --------------------------------
+
+VECTOR = {
+    "up": (0, 0, 1),
+    "down": (0, 0, -1),
+    "north": (0, 1, 0),
+    "south": (0, -1, 0),
+    "east": (1, 0, 0),
+    "west": (-1, 0, 0),
+}
+OPPOSITE_PAIRS = [("up", "down"), ("north", "south"), ("east", "west")]
+CELL_AT = {(-1, 1): "nw", (1, 1): "ne", (-1, -1): "sw", (1, -1): "se"}  # x east, y north
+SPOT = {cell: spot for spot, cell in CELL_AT.items()}
+
+
+def by_index(images):
+    """A face permutation as ``geometry.Perm`` from ``{face: image}``."""
+    return tuple(FACES.index(images[face]) for face in FACES)
+
+
+def cube_symmetries():
+    """Every relabelling of the faces that keeps opposite faces opposite (48), as ``{face: image}``."""
+    found = []
+    for images in permutations(FACES):
+        image = dict(zip(FACES, images, strict=True))
+        if all(VECTOR[image[a]] == tuple(-x for x in VECTOR[image[b]]) for a, b in OPPOSITE_PAIRS):
+            found.append(image)
+    return found
+
+
+def handedness(image):
+    """+1 for a turn of the cube, -1 for a mirror image (the determinant of the linear map)."""
+    (a, b, c), (d, e, f), (g, h, i) = VECTOR[image["east"]], VECTOR[image["north"]], VECTOR[image["up"]]
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
+TURNS = [image for image in cube_symmetries() if handedness(image) == 1]
+SQUARE_MAPS = [image for image in cube_symmetries() if image["up"] == "up"]
+
+
+def test_each_cell_touches_its_two_side_neighbours_and_never_the_diagonal_one():  # BC-6, BC-7
+    for cell in CELLS:
+        x, y = SPOT[cell]
+        inner = [face for face in ("north", "south", "east", "west") if VECTOR[face][:2] in ((0, -y), (-x, 0))]
+        assert inner_faces(cell) == tuple(inner)
+        touching = {face: CELL_AT[(x + 2 * VECTOR[face][0], y + 2 * VECTOR[face][1])] for face in inner}
+        assert {face: neighbour(cell, face) for face in inner} == touching == NEIGHBOURS[cell]
+
+
+def test_a_turned_cube_shows_each_bulge_on_the_face_it_was_turned_to():  # BC-2
+    quarter_turn = by_index(
+        {"up": "up", "down": "down", "north": "east", "east": "south", "south": "west", "west": "north"}
+    )
+    assert permute(mask_of(["north", "up"]), quarter_turn) == mask_of(["east", "up"])
+    assert permute(mask_of(["down", "south", "east", "west"]), quarter_turn) == mask_of(
+        ["down", "west", "south", "north"]
+    )
+    assert permute(0, quarter_turn) == 0
+    for image in cube_symmetries():
+        for mask in range(64):
+            bulges = {face for face in FACES if mask & 1 << FACES.index(face)}
+            shown = {image[face] for face in bulges}
+            assert faces_of(permute(mask, by_index(image))) == [face for face in FACES if face in shown]
+
+
+def test_the_cube_turns_are_generated_by_a_quarter_turn_and_a_roll():  # BC-2
+    # ROTATIONS and SQUARE are built when the module loads; the group is rebuilt here so that
+    # a mutation tool that switches mutants on after the import sees it too.
+    quarter = {"north": "east", "east": "south", "south": "west", "west": "north"}
+    roll = {"up": "north", "north": "down", "down": "south", "south": "up"}
+    mirror = {"north": "south", "south": "north"}
+    assert (len(TURNS), len(SQUARE_MAPS)) == (24, 8)
+    assert geometry._perm(quarter) == by_index({"up": "up", "down": "down", **quarter})
+    assert geometry._perm(roll) == by_index({"east": "east", "west": "west", **roll})
+    turns = geometry._closure([geometry._perm(quarter), geometry._perm(roll)])
+    square = geometry._closure([geometry._perm(quarter), geometry._perm(mirror)])
+    assert sorted(turns) == sorted(ROTATIONS) == sorted(by_index(image) for image in TURNS)
+    assert sorted(square) == sorted(SQUARE) == sorted(by_index(image) for image in SQUARE_MAPS)
+
+
+def test_a_symmetry_of_the_square_carries_each_cell_with_its_outer_faces():
+    for image in SQUARE_MAPS:
+        for cell in CELLS:
+            x, y = SPOT[cell]
+            east, north = VECTOR[image["east"]], VECTOR[image["north"]]
+            assert (
+                cell_image(cell, by_index(image)) == CELL_AT[(x * east[0] + y * north[0], x * east[1] + y * north[1])]
+            )
+
+
+def adjacent(a, b):
+    return a != b and VECTOR[a] != tuple(-x for x in VECTOR[b])
+
+
+LAYOUTS = {  # BC-2 in words: which sets of faces may carry a type's bulges
+    ("type0", "fixed"): lambda faces: not faces,
+    ("type1", "fixed"): lambda faces: len(faces) == 1,
+    ("type2", "adjacent"): lambda faces: len(faces) == 2 and adjacent(*faces),
+    ("type2", "opposite"): lambda faces: len(faces) == 2 and not adjacent(*faces),
+    ("type3", "corner"): lambda faces: len(faces) == 3 and all(adjacent(a, b) for a, b in combinations(faces, 2)),
+    ("type3", "u"): lambda faces: len(faces) == 3 and not all(adjacent(a, b) for a, b in combinations(faces, 2)),
+    ("type4", "adjacent"): lambda faces: len(faces) == 4 and adjacent(*(set(FACES) - set(faces))),
+}
+
+
+@pytest.mark.parametrize("layout", GEOMETRIES)
+def test_a_cube_may_show_its_bulges_in_every_turn_of_its_layout_and_in_no_other_way(layout):  # BC-2
+    chosen = {"type0": "fixed", "type1": "fixed", "type4": "adjacent", **layout}
+    orientations = load_geometry(layout).orientations
+    for t in range(5):
+        fits = LAYOUTS[(f"type{t}", chosen[f"type{t}"])]
+        assert orientations[t] == {
+            mask_of(faces) for size in range(7) for faces in combinations(FACES, size) if fits(faces)
+        }
+
+
+# --- Refusals: field, rule and params -------------------------------------------------------------
+
+LOST = [("nw", 0, []), ("ne", 1, ["west"]), ("sw", 1, ["north"])]  # player 2 has no legal move (opposite, U)
+VARIANTS = {"type2": "opposite", "type3": "u"}
+NOT_A_MAPPING: Any = ["corner"]  # JSON from a client: not the object of layouts the API asks for
+
+
+def refusal(call, *args, **kwargs):
+    with pytest.raises(RuleError) as error:
+        call(*args, **kwargs)
+    return error.value.field, error.value.rule, error.value.params
+
+
+@pytest.mark.parametrize("seats", [[], ["light"], ["light", "dark", "grey"]])
+def test_babel_seats_exactly_two_players(seats):  # BC-1
+    assert refusal(ENGINE.initial_state, seats=seats, options={}, seed=1) == ("seats", "BC-1", {})
+
+
+@pytest.mark.parametrize(
+    ("call", "field", "params"),
+    [
+        (lambda: ENGINE.initial_state(seats=SEATS, options=NOT_A_MAPPING, seed=1), "options", {}),
+        (lambda: ENGINE.initial_state(seats=SEATS, options={"type2": "bent"}, seed=1), "type2", "adjacent, opposite"),
+        (lambda: ENGINE.initial_state(seats=SEATS, options={"type3": "spiral"}, seed=1), "type3", "corner, u"),
+        (lambda: analyse([], NOT_A_MAPPING), "geometry", {}),
+        (lambda: analyse([], {"type2": "bent"}), "geometry.type2", "adjacent, opposite"),
+        (lambda: replay([], {"type3": "spiral"}), "geometry.type3", "corner, u"),
+    ],
+)
+def test_a_geometry_must_name_a_layout_of_each_cube_type(call, field, params):  # BC-2
+    expected = params if isinstance(params, dict) else {"choices": params}
+    assert refusal(call) == (field, "BC-2", expected)
+
+
+@pytest.mark.parametrize("raw_moves", ["nw", None, 3, {"cell": "nw", "type": 0, "bulges": []}])
+def test_a_replay_needs_the_moves_as_a_list(raw_moves):  # BC-3
+    assert refusal(replay, raw_moves) == ("moves", "BC-3", {})
+
+
+def test_a_move_that_is_not_an_object_is_refused_naming_its_place():  # BC-3
+    assert refusal(ENGINE.apply, game(), type=PLACE, payload="nw") == ("cell", "BC-3", {})
+    assert refusal(replay, [move(*TOWER[0]), ["ne", 1, ["west"]]]) == ("moves[1]", "BC-3", {})
+
+
+def test_a_cube_type_is_a_whole_number_not_true_nor_one_point_zero():  # BC-1
+    for cube_type in (True, 1.0, "1"):
+        payload = {"cell": "nw", "type": cube_type, "bulges": ["west"]}
+        assert refusal(ENGINE.apply, game(), type=PLACE, payload=payload) == ("type", "BC-1", {})
+
+
+def test_a_cube_without_bulges_may_leave_the_list_out():  # BC-1
+    state = ENGINE.apply(game(), type=PLACE, payload={"cell": "nw", "type": 0})
+    assert state["moves"] == [move("nw", 0, [])]
+    assert refusal(ENGINE.apply, game(), type=PLACE, payload={"cell": "nw", "type": 1}) == (
+        "bulges",
+        "BC-1",
+        {"type": 1},
+    )
+
+
+@pytest.mark.parametrize(
+    ("moves", "layout", "field"),
+    [([*LOST, ("se", 0, [])], VARIANTS, "moves[3].cell"), ([*TOWER, ("nw", 0, [])], {}, "moves[24].cell")],
+)
+def test_a_replay_refuses_a_move_after_the_game_has_ended(moves, layout, field):  # BC-9
+    assert refusal(replay, [move(*played) for played in moves], layout) == (field, "BC-9", {})
+
+
+def test_a_twenty_fifth_cube_is_refused_naming_the_draw():  # BC-9
+    tower = replay([move(*played) for played in TOWER])
+    assert legal_moves(tower) == []
+    error = violation(tower, Move("nw", 0, 0))
+    assert error is not None
+    assert (error.field, error.rule, error.params) == ("cell", "BC-9", {})
+    assert refusal(parse_move, tower, move("nw", 0, [])) == ("cell", "BC-9", {})
+    assert refusal(parse_move, tower, move("se", 1, ["up"]), "moves[24].") == ("moves[24].cell", "BC-9", {})
+
+
+def test_a_refusal_names_the_bare_field_when_no_prefix_is_given():  # BC-4
+    error = violation(Position(load_geometry()), Move("nw", 4, mask_of(["up", "down", "south", "east"])))
+    assert error is not None
+    assert (error.field, error.rule) == ("type", "BC-4")
+
+
+# --- Outcome, analysis and standings ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("moves", "layout", "expected"),
+    [
+        (LOST, VARIANTS, {"status": "won", "to_move": None, "winner": 1, "level": 1, "legal_moves": []}),
+        (TOWER, None, {"status": "drawn", "to_move": None, "winner": None, "level": 6, "legal_moves": []}),
+    ],
+)
+def test_the_analysis_of_a_finished_game_names_no_player_to_move(moves, layout, expected):  # BC-9
+    assert analyse([move(*played) for played in moves], layout) == expected
+
+
+def test_the_analysis_plays_in_the_chosen_geometry():  # BC-2
+    result = analyse([move(*played) for played in LOST[:1]], VARIANTS)
+    assert (result["status"], result["to_move"], result["level"]) == ("in_progress", 2, 1)
+    # Opposite type 2 and U type 3 cannot stand on the ground: next to nw, only type 0 and 1 fit.
+    assert sorted({(m["cell"], m["type"]) for m in result["legal_moves"]}) == [("ne", 1), ("sw", 1)]
+    assert len(analyse([], VARIANTS)["legal_moves"]) == 16
+
+
+@pytest.mark.parametrize(
+    ("moves", "layout", "expected"),
+    [
+        (LOST, VARIANTS, [("light", 1, {"cubes_placed": 2, "level": 1}), ("dark", 2, {"cubes_placed": 1, "level": 1})]),
+        (TOWER, {}, [("light", 1, {"cubes_placed": 12, "level": 6}), ("dark", 1, {"cubes_placed": 12, "level": 6})]),
+    ],
+)
+def test_the_standings_count_each_players_cubes_and_the_level_reached(moves, layout, expected):  # BC-9
+    standings = ENGINE.standings(game(moves, **layout))
+    assert [(s.seat, s.rank, s.breakdown) for s in standings] == expected

@@ -191,7 +191,7 @@ def parse_move(position: Position, raw: Any, prefix: str = "") -> Move:
     bulges: Any = raw.get("bulges", [])
     if cell not in CELLS:
         raise RuleError(gettext_noop("A level has four cells: nw, ne, sw, se."), field=f"{prefix}cell", rule="BC-3")
-    if isinstance(cube_type, bool) or cube_type not in TYPES:
+    if type(cube_type) is not int or cube_type not in TYPES:  # not true, nor 1.0: JSON gives both
         raise RuleError(gettext_noop("A cube is of type 0 to 4."), field=f"{prefix}type", rule="BC-1")
     if (
         not isinstance(bulges, list)
