@@ -175,6 +175,7 @@ def test_a_session_is_created_with_the_games_player_count_checked(member, night,
     assert too_few.json()["errors"][0] == {
         "field": "seats",
         "rule": "TB-1",
+        "code": "rule",
         "message": "Tower of Babel is played by 3 to 5 players. (rule TB-1)",
     }
 

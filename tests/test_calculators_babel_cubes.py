@@ -60,7 +60,12 @@ def test_an_illegal_move_is_refused_with_its_index_and_rule(api):  # BC-7
 def test_a_bulge_facing_outwards_is_refused(api):  # BC-5
     response = post(api, {"moves": [{"cell": "nw", "type": 1, "bulges": ["north"]}]})
     assert response.status_code == 400
-    assert response.json()["errors"][0] | {"message": ""} == {"field": "moves[0].bulges", "rule": "BC-5", "message": ""}
+    assert response.json()["errors"][0] | {"message": ""} == {
+        "field": "moves[0].bulges",
+        "rule": "BC-5",
+        "code": "rule",
+        "message": "",
+    }
 
 
 def test_an_unknown_geometry_is_refused_naming_the_choice(api):  # BC-2

@@ -74,7 +74,7 @@ def test_a_complete_tower_can_still_fail_the_colour_rules(api):  # BO-13
         ({"players": 4, "color": "", "floors": []}, "color", None),
         ({"players": 4, "color": "red"}, "floors", None),
         ({"players": 4, "color": "red", "floors": [MINE, "red"]}, "floors[1]", None),
-        ({"players": 4, "color": "red", "floors": [[1, 2, 3, {}]]}, "floors[0][3]", None),
+        ({"players": 4, "color": "red", "floors": [["red", "red", "red", {}]]}, "floors[0][3]", None),
     ],
 )
 def test_bad_input_answers_400_naming_the_field_and_rule(api, body, field, rule):  # BO-1, BO-7, BO-8

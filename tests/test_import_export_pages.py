@@ -136,4 +136,6 @@ def test_a_file_upload_that_is_not_json_answers_the_uniform_400(outsider, db):
     upload = SimpleUploadedFile("group.json", b"not json")
     response = api_for(outsider).post("/api/v1/groups/import/", {"file": upload}, format="multipart")
     assert response.status_code == 400
-    assert response.json()["errors"] == [{"field": "file", "rule": None, "message": "This is not a JSON file."}]
+    assert response.json()["errors"] == [
+        {"field": "file", "rule": None, "code": "invalid", "message": "This is not a JSON file."}
+    ]

@@ -31,6 +31,7 @@ from scoring.tower_of_babel.wonders import score_wonder
 from sessions import caching
 from sessions.api import schema
 from sessions.api.authentication import TokenAuthentication
+from sessions.api.fields import Flag, Text, Whole
 
 
 class ThrottleUnavailable(APIException):
@@ -89,16 +90,14 @@ class RowField(serializers.Field):
 
 
 class WonderIn(serializers.Serializer):
-    parts = PlayerKeyed(child=serializers.IntegerField(min_value=0, max_value=200), allow_empty=False)
+    parts = PlayerKeyed(child=Whole(min_value=0, max_value=200), allow_empty=False)
     row = RowField()
-    values = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=1000), min_length=2, max_length=2, required=False
-    )
+    values = serializers.ListField(child=Whole(min_value=0, max_value=1000), min_length=2, max_length=2, required=False)
 
 
 class ActionCardsIn(serializers.Serializer):
-    building_disc_bonus = serializers.IntegerField(min_value=0, default=0)
-    five_points = serializers.IntegerField(min_value=0, default=0)
+    building_disc_bonus = Whole(min_value=0, default=0)
+    five_points = Whole(min_value=0, default=0)
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):  # an unknown card is refused, not dropped (TB-20)
@@ -107,16 +106,44 @@ class ActionCardsIn(serializers.Serializer):
 
 
 class DiscsIn(serializers.Serializer):
-    discs = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=20)), max_length=24
-    )
+    discs = serializers.ListField(child=serializers.ListField(child=Text(max_length=20)), max_length=24)
     action_cards = ActionCardsIn(required=False)
-    bonus_table = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=1000), required=False)
+    bonus_table = serializers.DictField(child=Whole(min_value=0, max_value=1000), required=False)
+
+
+def _count(**kwargs: Any) -> Whole:
+    # A count the sheet may leave out or send as null (0): its range is the sheet's rule to check.
+    return Whole(required=False, allow_null=True, **kwargs)
+
+
+class SheetScienceIn(serializers.Serializer):
+    tablet = _count()
+    compass = _count()
+    gear = _count()
+    wild = _count()
+    archives = _count()
 
 
 class SheetPlayerIn(serializers.Serializer):
-    name = serializers.CharField(min_length=1, max_length=40)
-    coins = serializers.IntegerField()
+    """The JSON types of a sheet (``schema.SheetDoc``); the counts' ranges are the sheet's to
+    check, naming their rules (``scoring.seven_wonders.sheet.score_sheet``)."""
+
+    name = Text(min_length=1, max_length=40)
+    coins = Whole()
+    military = _count()
+    wonder = _count()
+    civilian = _count()
+    commercial = _count()
+    guilds = _count()
+    leaders = _count()
+    cities = _count()
+    babel_tiles = _count()
+    great_projects = _count()
+    smelter = _count()
+    wonder_stages = _count()
+    menagerie = _count()
+    guilds_around = _count()
+    science = SheetScienceIn(required=False, allow_null=True)
 
 
 class SevenWondersScoreIn(serializers.Serializer):
@@ -124,19 +151,17 @@ class SevenWondersScoreIn(serializers.Serializer):
 
 
 class ParticipantIn(serializers.Serializer):
-    name = serializers.CharField(min_length=1, max_length=40)
-    markers = serializers.IntegerField(min_value=0, max_value=20)
-    can_suffer_penalty = serializers.BooleanField(default=True)
+    name = Text(min_length=1, max_length=40)
+    markers = Whole(min_value=0, max_value=20)
+    can_suffer_penalty = Flag(default=True)
 
 
 class GreatProjectIn(serializers.Serializer):
-    project = serializers.CharField(max_length=40)
+    project = Text(max_length=40)
     players = ParticipantIn(many=True, allow_empty=False)
-    markers_left = serializers.IntegerField(min_value=0, max_value=20)
-    age = serializers.IntegerField(min_value=1, max_value=3)
-    tiles = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=24), required=False, default=list
-    )
+    markers_left = Whole(min_value=0, max_value=20)
+    age = Whole(min_value=1, max_value=3)
+    tiles = serializers.ListField(child=Whole(min_value=1, max_value=24), required=False, default=list)
 
 
 @extend_schema(
@@ -202,8 +227,8 @@ class BabelCubesPositionIn(serializers.Serializer):
     # at the first refused one, a move after the game's end (BC-9) at the latest, so no length
     # limit here (it would refuse a 25th cube with no rule).
     moves = serializers.ListField(child=serializers.JSONField())
-    geometry = serializers.DictField(child=serializers.CharField(max_length=20), required=False)
-    solve = serializers.BooleanField(default=False)
+    geometry = serializers.DictField(child=Text(max_length=20), required=False)
+    solve = Flag(default=False)
 
 
 @extend_schema(

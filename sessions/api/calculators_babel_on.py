@@ -15,12 +15,13 @@ from scoring.babel_on.tower import cells, check_built, failures, floors, is_comp
 from scoring.errors import RuleError, gettext_noop
 from sessions.api import schema
 from sessions.api.calculators import calculator
+from sessions.api.fields import Text, Whole
 
 
 class TowerIn(serializers.Serializer):
-    players = serializers.IntegerField()
-    color = serializers.CharField(min_length=1, max_length=40)
-    floors = serializers.ListField(child=serializers.ListField(child=serializers.CharField(allow_null=True)))
+    players = Whole()
+    color = Text(min_length=1, max_length=40)
+    floors = serializers.ListField(child=serializers.ListField(child=Text(allow_null=True)))
 
 
 @extend_schema(

@@ -1,7 +1,9 @@
 """Query-string filters of the API lists, checked like any other input.
 
 Each list names its filters with a serializer, so a malformed value answers the uniform 400
-(``{"errors": [{"field": "date_from", ...}]}``) and the OpenAPI schema lists them.
+(``{"errors": [{"field": "date_from", ...}]}``) and the OpenAPI schema lists them. An empty
+value (``?date_to=``) is a value to check, not a filter left out (``query``); a game nobody
+plays here is a 400 naming the games, not an empty list.
 """
 
 from __future__ import annotations
@@ -9,13 +11,37 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.request import Request
 
+from sessions.games import GAMES
 from sessions.models import GameNight, GameSession, Result
 
 # Ids above this are refused as input (400) before a query could overflow the database's integer.
 MAX_ID = 2**31 - 1
+
+
+def query(request: Request) -> dict[str, str]:
+    """The query string, one value per name (the last, as ``QueryDict.get`` reads it). Given
+    the QueryDict itself, DRF reads an empty value as the field left out: ``?date_to=`` or
+    ``?status=`` would quietly filter nothing."""
+    return request.query_params.dict()
+
+
+class GameFilter(serializers.ChoiceField):
+    """A game's slug; another is a 400 naming the games there are."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=sorted(GAMES), required=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError:
+            message = gettext("There is no such game: the games are %(games)s.") % {"games": ", ".join(sorted(GAMES))}
+            raise serializers.ValidationError(message, code="invalid_choice") from None
 
 
 def _from_to(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -48,7 +74,7 @@ class SessionFilter(serializers.Serializer):
     night = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this game night's sessions.")
     )
-    game = serializers.CharField(required=False, max_length=30, help_text=_("A game's slug, e.g. tower-of-babel."))
+    game = GameFilter(help_text=_("A game's slug, e.g. tower-of-babel."))
     player = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=_("Sessions this player has a seat in.")
     )
@@ -102,7 +128,7 @@ class ResultFilter(serializers.Serializer):
     session = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this session's results.")
     )
-    game = serializers.CharField(required=False, max_length=30, help_text=_("A game's slug, e.g. seven-wonders."))
+    game = GameFilter(help_text=_("A game's slug, e.g. seven-wonders."))
     player = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=_("Only this player's results.")
     )

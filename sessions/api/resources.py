@@ -2,20 +2,19 @@
 
 Reads go through the selectors (only the caller's groups: another group's object answers
 404, as on the pages, so ids do not leak); writes go through the services. A POST may send
-an ``Idempotency-Key`` header: a repeat answers with the object the first one created.
+an ``Idempotency-Key`` header: a repeat answers with the object the first one created
+(``sessions.api.idempotency``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,7 +24,8 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import selectors, services
 from sessions.api import filters
 from sessions.api import selectors as api_selectors
-from sessions.api.pagination import CheckedPageSize, Page, ResultsNewestFirst, SessionsNewestFirst
+from sessions.api.idempotency import KEY_REUSED, PARAMETER, REPLAYED_HEADER, created_once, replay_headers
+from sessions.api.pagination import CheckedPageSize, NewestFirst, Page, ResultsNewestFirst, SessionsNewestFirst
 from sessions.api.serializers import (
     ErrorsOut,
     GroupIn,
@@ -42,13 +42,8 @@ from sessions.api.serializers import (
 from sessions.games import get_game
 from sessions.models import Group
 
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Send the same key again (a retry) to get the first answer instead of a second object.",
-)
+# A POST that creates: its Idempotency-Key and the header marking a replay (KEY_REUSED: its 422).
+IDEMPOTENCY_KEY = [PARAMETER, REPLAYED_HEADER]
 
 
 class ListView(APIView):
@@ -57,9 +52,17 @@ class ListView(APIView):
 
 
 def paginated(
-    request: Request, view: ListView, rows: QuerySet[Any], serializer: type[serializers.BaseSerializer[Any]]
+    request: Request,
+    view: ListView,
+    rows: QuerySet[Any],
+    serializer: type[serializers.BaseSerializer[Any]],
+    wanted: dict[str, Any] | None = None,
 ) -> Response:
+    """A page of ``rows``; a cursor page is bound to the filters ``wanted`` (a cursor of
+    another filtering is refused)."""
     page = view.pagination_class()
+    if isinstance(page, NewestFirst):
+        page.bind(wanted or {})
     found = page.paginate_queryset(rows, request, view=view)
     return page.get_paginated_response(serializer(found, many=True).data)
 
@@ -76,15 +79,6 @@ def account(request: Request) -> User:
     return request.user
 
 
-def created_once(request: Request, prefix: str, create: Callable[[], Model]) -> int:
-    """The new object's id; a repeated Idempotency-Key gives the first one's."""
-    key = request.headers.get("Idempotency-Key")
-    result = services.run_once(
-        user=account(request), key=f"api-{prefix}:{key}" if key else None, action=lambda: {"id": create().pk}
-    )
-    return int(result["id"])
-
-
 def member_group(request: Request, group_id: int) -> Group:
     group = api_selectors.group_with_role(request.user, group_id)
     if group is None:
@@ -93,27 +87,38 @@ def member_group(request: Request, group_id: int) -> Group:
 
 
 class GroupList(ListView):
-    @extend_schema(operation_id="groups_list", responses=GroupOut(many=True), tags=["groups"])
+    @extend_schema(
+        operation_id="groups_list",
+        summary="Your groups, with your role in each",
+        responses=GroupOut(many=True),
+        tags=["groups"],
+    )
     def get(self, request: Request) -> Response:
         return paginated(request, self, api_selectors.groups_with_role(request.user), GroupOut)
 
     @extend_schema(
         operation_id="groups_create",
+        summary="Create a group (you own it)",
         request=GroupIn,
-        responses={201: GroupOut, 400: ErrorsOut},
-        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GroupOut, 400: ErrorsOut, **KEY_REUSED},
+        parameters=IDEMPOTENCY_KEY,
         tags=["groups"],
     )
     def post(self, request: Request) -> Response:
         data = checked(GroupIn, request.data)
-        group_id = created_once(
-            request, "group", lambda: services.create_group(owner=account(request), name=data["name"])
+        group_id, replayed = created_once(
+            request,
+            user=account(request),
+            scope="group",
+            data=data,
+            create=lambda: services.create_group(owner=account(request), name=data["name"]),
         )
-        return Response(GroupOut(member_group(request, group_id)).data, status=status.HTTP_201_CREATED)
+        body = GroupOut(member_group(request, group_id)).data
+        return Response(body, status=status.HTTP_201_CREATED, headers=replay_headers(replayed))
 
 
 class GroupDetail(APIView):
-    @extend_schema(operation_id="groups_retrieve", responses=GroupOut, tags=["groups"])
+    @extend_schema(operation_id="groups_retrieve", summary="A group of yours", responses=GroupOut, tags=["groups"])
     def get(self, request: Request, group_id: int) -> Response:
         return Response(GroupOut(member_group(request, group_id)).data)
 
@@ -121,6 +126,7 @@ class GroupDetail(APIView):
 class GroupPlayers(ListView):
     @extend_schema(
         operation_id="groups_players_list",
+        summary="The group's players",
         responses=PlayerOut(many=True),
         description="Every player of the group, archived ones too (their past results name them).",
         tags=["players"],
@@ -131,27 +137,36 @@ class GroupPlayers(ListView):
 
     @extend_schema(
         operation_id="groups_players_create",
+        summary="Add a player to the group",
         request=PlayerIn,
-        responses={201: PlayerOut, 400: ErrorsOut},
-        parameters=[IDEMPOTENCY_KEY],
+        responses={201: PlayerOut, 400: ErrorsOut, **KEY_REUSED},
+        parameters=IDEMPOTENCY_KEY,
         tags=["players"],
     )
     def post(self, request: Request, group_id: int) -> Response:
         group = member_group(request, group_id)
         data = checked(PlayerIn, request.data)
-        player_id = created_once(request, "player", lambda: services.create_player(group=group, name=data["name"]))
-        return Response(
-            PlayerOut(selectors.player_of_member(request.user, player_id)).data, status=status.HTTP_201_CREATED
+        player_id, replayed = created_once(
+            request,
+            user=account(request),
+            scope="player",
+            data=data,
+            create=lambda: services.create_player(group=group, name=data["name"]),
         )
+        body = PlayerOut(selectors.player_of_member(request.user, player_id)).data
+        return Response(body, status=status.HTTP_201_CREATED, headers=replay_headers(replayed))
 
 
 class PlayerDetail(APIView):
-    @extend_schema(operation_id="players_retrieve", responses=PlayerOut, tags=["players"])
+    @extend_schema(
+        operation_id="players_retrieve", summary="A player of one of your groups", responses=PlayerOut, tags=["players"]
+    )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(PlayerOut(selectors.player_of_member(request.user, player_id)).data)
 
     @extend_schema(
         operation_id="players_rename",
+        summary="Rename a player",
         request=PlayerIn,
         responses={200: PlayerOut, 400: ErrorsOut},
         description="Rename a player; their seats and results stay theirs.",
@@ -166,20 +181,22 @@ class PlayerDetail(APIView):
 class GroupNights(ListView):
     @extend_schema(
         operation_id="groups_nights_list",
+        summary="The group's game nights, newest first",
         parameters=[filters.NightFilter],
         responses={200: NightOut(many=True), 400: ErrorsOut},
         tags=["nights"],
     )
     def get(self, request: Request, group_id: int) -> Response:
         group = member_group(request, group_id)
-        wanted = checked(filters.NightFilter, request.query_params)
+        wanted = checked(filters.NightFilter, filters.query(request))
         return paginated(request, self, filters.filter_nights(api_selectors.nights_of_group(group), wanted), NightOut)
 
     @extend_schema(
         operation_id="groups_nights_create",
+        summary="Start a game night",
         request=NightIn,
-        responses={201: NightOut, 400: ErrorsOut},
-        parameters=[IDEMPOTENCY_KEY],
+        responses={201: NightOut, 400: ErrorsOut, **KEY_REUSED},
+        parameters=IDEMPOTENCY_KEY,
         description="Start a game night (the date defaults to today).",
         tags=["nights"],
     )
@@ -195,13 +212,18 @@ class GroupNights(ListView):
                 notes=data["notes"],
             )
 
-        night_id = created_once(request, "night", create)
+        night_id, replayed = created_once(request, user=account(request), scope="night", data=data, create=create)
         night = selectors.night_of_member(request.user, night_id)
-        return Response(NightOut(night).data, status=status.HTTP_201_CREATED)
+        return Response(NightOut(night).data, status=status.HTTP_201_CREATED, headers=replay_headers(replayed))
 
 
 class NightDetail(APIView):
-    @extend_schema(operation_id="nights_retrieve", responses=NightOut, tags=["nights"])
+    @extend_schema(
+        operation_id="nights_retrieve",
+        summary="A game night of one of your groups",
+        responses=NightOut,
+        tags=["nights"],
+    )
     def get(self, request: Request, night_id: int) -> Response:
         return Response(NightOut(selectors.night_of_member(request.user, night_id)).data)
 
@@ -209,9 +231,10 @@ class NightDetail(APIView):
 class NightSessions(APIView):
     @extend_schema(
         operation_id="nights_sessions_create",
+        summary="Add a session of a game to the night",
         request=SessionIn,
-        responses={201: SessionOut, 400: ErrorsOut},
-        parameters=[IDEMPOTENCY_KEY],
+        responses={201: SessionOut, 400: ErrorsOut, **KEY_REUSED},
+        parameters=IDEMPOTENCY_KEY,
         description="Add a session to the night: the players (ids of the night's group) in seat order, "
         "their colours (a seat without one gets its player's remembered colour, as on the pages) and the "
         "game's options. The player count is checked against the rules.",
@@ -244,9 +267,9 @@ class NightSessions(APIView):
                 options=data["options"],
             )
 
-        session_id = created_once(request, "session", create)
+        session_id, replayed = created_once(request, user=account(request), scope="session", data=data, create=create)
         session = selectors.session_of_member(request.user, session_id)
-        return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
+        return Response(SessionOut(session).data, status=status.HTTP_201_CREATED, headers=replay_headers(replayed))
 
 
 class SessionList(ListView):
@@ -254,15 +277,16 @@ class SessionList(ListView):
 
     @extend_schema(
         operation_id="sessions_list",
+        summary="The sessions of your groups, newest first (cursor pages)",
         parameters=[filters.SessionFilter],
         responses={200: SessionSummaryOut(many=True), 400: ErrorsOut},
         description="The sessions of your groups, newest first; the full state is on each session's own URL.",
         tags=["sessions"],
     )
     def get(self, request: Request) -> Response:
-        wanted = checked(filters.SessionFilter, request.query_params)
+        wanted = checked(filters.SessionFilter, filters.query(request))
         rows = filters.filter_sessions(api_selectors.sessions_of_user(request.user), wanted)
-        return paginated(request, self, rows, SessionSummaryOut)
+        return paginated(request, self, rows, SessionSummaryOut, wanted)
 
 
 class ResultList(ListView):
@@ -270,12 +294,13 @@ class ResultList(ListView):
 
     @extend_schema(
         operation_id="results_list",
+        summary="The results of your groups' finished sessions (cursor pages)",
         parameters=[filters.ResultFilter],
         responses={200: ResultRowOut(many=True), 400: ErrorsOut},
         description="One row per player and finished session of your groups: the newest session first, then by place.",
         tags=["results"],
     )
     def get(self, request: Request) -> Response:
-        wanted = checked(filters.ResultFilter, request.query_params)
+        wanted = checked(filters.ResultFilter, filters.query(request))
         rows = filters.filter_results(api_selectors.results_of_user(request.user), wanted)
-        return paginated(request, self, rows, ResultRowOut)
+        return paginated(request, self, rows, ResultRowOut, wanted)

@@ -91,30 +91,32 @@ class DiscsOut(serializers.Serializer):
 
 
 class ScienceDoc(serializers.Serializer):
-    tablet = serializers.IntegerField(required=False, min_value=0)
-    compass = serializers.IntegerField(required=False, min_value=0)
-    gear = serializers.IntegerField(required=False, min_value=0)
-    wild = serializers.IntegerField(required=False, min_value=0)
-    archives = serializers.IntegerField(required=False, min_value=0)
+    tablet = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    compass = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    gear = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    wild = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    archives = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
 
 
 class SheetDoc(serializers.Serializer):
+    """A sheet: every count but name and coins may be left out or null (0)."""
+
     name = serializers.CharField(min_length=1, max_length=40)
-    coins = serializers.IntegerField(min_value=0)
-    military = serializers.IntegerField(required=False)
-    wonder = serializers.IntegerField(required=False)
-    civilian = serializers.IntegerField(required=False)
-    science = ScienceDoc(required=False)
-    commercial = serializers.IntegerField(required=False)
-    guilds = serializers.IntegerField(required=False)
-    leaders = serializers.IntegerField(required=False)
-    cities = serializers.IntegerField(required=False)
-    babel_tiles = serializers.IntegerField(required=False, min_value=0, max_value=3)
-    great_projects = serializers.IntegerField(required=False)
-    smelter = serializers.IntegerField(required=False, min_value=0)
-    wonder_stages = serializers.IntegerField(required=False, min_value=0)
-    menagerie = serializers.IntegerField(required=False, min_value=0)
-    guilds_around = serializers.IntegerField(required=False, min_value=0)
+    coins = serializers.IntegerField(min_value=0, max_value=999)
+    military = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    wonder = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    civilian = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    science = ScienceDoc(required=False, allow_null=True)
+    commercial = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    guilds = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    leaders = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    cities = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    babel_tiles = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    great_projects = serializers.IntegerField(required=False, allow_null=True, min_value=-200, max_value=999)
+    smelter = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    wonder_stages = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    menagerie = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    guilds_around = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
 
 
 class SevenWondersScoreDoc(serializers.Serializer):
@@ -149,9 +151,11 @@ class GreatProjectOut(serializers.Serializer):
 
 class CubeMoveDoc(serializers.Serializer):
     cell = serializers.ChoiceField(choices=["nw", "ne", "sw", "se"])
-    type = serializers.IntegerField(min_value=0)
+    type = serializers.IntegerField(min_value=0, max_value=4)
     bulges = serializers.ListField(
-        child=serializers.ChoiceField(choices=["up", "down", "north", "south", "east", "west"])
+        child=serializers.ChoiceField(choices=["up", "down", "north", "south", "east", "west"]),
+        required=False,
+        help_text="The bulging faces, each once; left out: none (a type 0 cube).",
     )
 
 

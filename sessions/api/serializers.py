@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from scoring.errors import RuleError
 from sessions import names
+from sessions.api.fields import Text, Whole
 from sessions.api.filters import MAX_ID
 from sessions.boards import public_state
 from sessions.games import GAMES
@@ -16,7 +17,7 @@ from sessions.models import GameNight, GameSession, Group, Player, Result, Seat,
 from sessions.rule_messages import describe
 
 
-class NameField(serializers.CharField):
+class NameField(Text):
     """A name as ``sessions.names`` keeps it, its control and invisible characters refused
     (the services then check that it can be told apart from the others)."""
 
@@ -29,7 +30,7 @@ class NameField(serializers.CharField):
         try:
             return names.clean_name(text, field=self.field_name or "name", limit=self.max_length or 0, place=self.place)
         except RuleError as refused:
-            raise serializers.ValidationError(describe(refused), code="name") from None
+            raise serializers.ValidationError(describe(refused), code="invalid") from None
 
 
 @extend_schema_serializer(component_name="SessionSeat")
@@ -91,14 +92,14 @@ class EventsSince(serializers.Serializer):
 
 
 class EventIn(serializers.Serializer):
-    type = serializers.CharField(max_length=40)
+    type = Text(max_length=40)
     payload = serializers.DictField(required=False, default=dict)
-    expected_version = serializers.IntegerField(min_value=0)
-    idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    expected_version = Whole(min_value=0, max_value=MAX_ID)
+    idempotency_key = Text(max_length=64, required=False, allow_blank=True)
 
 
 class RematchIn(serializers.Serializer):
-    idempotency_key = serializers.CharField(
+    idempotency_key = Text(
         max_length=64,
         required=False,
         allow_blank=True,
@@ -109,7 +110,21 @@ class RematchIn(serializers.Serializer):
 class ErrorOut(serializers.Serializer):
     field = serializers.CharField(help_text="The field, with list indexes: discs[1], scores.12.")
     rule = serializers.CharField(allow_null=True, help_text="The rule id (TB-2 ...), null for malformed input.")
-    message = serializers.CharField()
+    code = serializers.CharField(
+        help_text=(
+            "What went wrong, for programs: stable, never translated (the message is). "
+            "`rule`: a rule of the game refuses it (its id is in `rule`); "
+            "`invalid`, `required`, `null`, `blank`, `invalid_choice`, `max_length`, `min_length`, "
+            "`max_value`, `min_value`, `not_a_list`, `not_a_dict`, `empty`: the field's value; "
+            "`parse_error`: the body is not JSON (or nested too deep); "
+            "`not_authenticated`, `authentication_failed`: no credentials, or wrong or expired ones (401); "
+            "`permission_denied` (403); `not_found` (404); `method_not_allowed` (405); "
+            "`not_acceptable` (406); `stale`: the session moved on (409); "
+            "`unsupported_media_type` (415); `idempotency_key_reused`: the key came with another "
+            "request (422); `throttled` (429); `throttle_unavailable` (503)."
+        )
+    )
+    message = serializers.CharField(help_text="The same, for people: in the request's language.")
 
 
 class ErrorsOut(serializers.Serializer):
@@ -178,7 +193,7 @@ class NightOut(serializers.ModelSerializer):
 class NightIn(serializers.Serializer):
     date = serializers.DateField(required=False)
     place = NameField(max_length=80, required=False, allow_blank=True, default="", place=True)
-    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    notes = Text(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class SessionSummaryOut(serializers.ModelSerializer):
@@ -211,13 +226,13 @@ class SessionSummaryOut(serializers.ModelSerializer):
 class SessionIn(serializers.Serializer):
     game = serializers.ChoiceField(choices=sorted(GAMES))
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=Whole(min_value=1, max_value=MAX_ID),
         min_length=1,
         max_length=8,
         help_text="Player ids in seat order.",
     )
     colours = serializers.ListField(
-        child=serializers.CharField(max_length=20, allow_blank=True),
+        child=Text(max_length=20, allow_blank=True),
         required=False,
         default=list,
         max_length=8,

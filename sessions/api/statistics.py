@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions import selectors
+from sessions.api.filters import query
 from sessions.api.pagination import MAX_PAGE_SIZE
 from sessions.games import GAMES
 from sessions.statistics import selectors as statistics
@@ -242,9 +243,11 @@ def game_statistics(request: Request, group_id: int, game: str) -> Response:
         OpenApiParameter("game", OpenApiTypes.STR, enum=[OVERALL, *GAMES], description='"" (default): all games'),
         OpenApiParameter("period", OpenApiTypes.STR, enum=list(PERIODS)),
         OpenApiParameter("order", OpenApiTypes.STR, enum=list(ORDERS)),
-        OpenApiParameter("min_plays", OpenApiTypes.INT),
+        OpenApiParameter("min_plays", {"type": "integer", "minimum": 0, "maximum": 100_000}),
         OpenApiParameter(
-            "limit", OpenApiTypes.INT, description=f"the first rows only: 1 to {MAX_PAGE_SIZE}, 50 by default"
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+            description=f"the first rows only: 1 to {MAX_PAGE_SIZE}, 50 by default",
         ),
     ],
     responses={200: LeaderboardOut},
@@ -253,7 +256,7 @@ def game_statistics(request: Request, group_id: int, game: str) -> Response:
 @api_view(["GET"])
 def leaderboard(request: Request, group_id: int) -> Response:
     group = selectors.membership(request.user, group_id).group
-    incoming = LeaderboardIn(data=request.query_params)
+    incoming = LeaderboardIn(data=query(request))
     incoming.is_valid(raise_exception=True)
     filters = dict(incoming.validated_data)
     limit = filters.pop("limit")

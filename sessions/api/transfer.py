@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -67,6 +68,7 @@ def owned_group(request: Request, group_id: int) -> Group:
 class GroupExport(APIView):
     @extend_schema(
         operation_id="groups_export",
+        summary="The whole group as JSON (owner only)",
         responses={200: OpenApiTypes.OBJECT, 403: OpenApiResponse(description="Only the group's owner.")},
         description="The whole group as JSON (players, nights, sessions with their event logs, seats, options and "
         "results), for POST /api/v1/groups/import/ here or elsewhere. Owner only: the logs hold secret offers.",
@@ -76,11 +78,23 @@ class GroupExport(APIView):
         return Response(group_document(owned_group(request, group_id)))
 
 
+class NamedFormatOnly(DefaultContentNegotiation):
+    """DRF answers 404 to ``?format=xml`` but ignores an empty ``?format=``, which is no more
+    one of the formats the schema lists: 404 too."""
+
+    def select_renderer(self, request: Request, renderers: Any, format_suffix: str | None = None) -> Any:
+        if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE) == "":
+            raise Http404
+        return super().select_renderer(request, renderers, format_suffix)
+
+
 class GroupResultsCsv(APIView):
     renderer_classes = [JSONRenderer, CsvRenderer]
+    content_negotiation_class = NamedFormatOnly
 
     @extend_schema(
         operation_id="groups_results_csv",
+        summary="The group's results as CSV",
         responses={(200, "text/csv"): OpenApiTypes.STR},
         description="One row per player and finished session: date, place, session, game, finished_at, player, "
         "rank, score.",
@@ -98,6 +112,7 @@ class GroupImport(APIView):
 
     @extend_schema(
         operation_id="groups_import",
+        summary="A new group from a group export",
         request=UPLOAD,
         responses={201: GroupOut, 400: ErrorsOut},
         description="A new group from a group export (GET /api/v1/groups/{id}/export/); you become its owner. "
@@ -139,6 +154,7 @@ class GroupImportBgStats(APIView):
 
     @extend_schema(
         operation_id="groups_import_bgstats",
+        summary="Import the plays of a BG Stats export into the group (owner only)",
         request=UPLOAD,
         responses={200: BgStatsReportOut, 400: ErrorsOut, 403: OpenApiResponse(description="Only the owner.")},
         description="The plays of a BG Stats JSON export (players, games, locations, plays) into the group; "

@@ -38,5 +38,6 @@ urlpatterns = [
     path("calculators/seven-wonders/great-project", calculators.seven_wonders_great_project, name="calc-sw-project"),
     path("calculators/babel-on/tower", babel_on_tower, name="calc-bo-tower"),
     # Last: whatever else is asked under /api/v1/ answers the API's JSON 404.
-    re_path(r"^(?P<path>.*)$", views.not_found, name="api-not-found"),
+    # [\s\S], not ".": a path with a newline in it (%0A) is a path too.
+    re_path(r"^(?P<path>[\s\S]*)$", views.not_found, name="api-not-found"),
 ]
