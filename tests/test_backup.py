@@ -76,20 +76,20 @@ def site_environment(path: Path, state_dir: Path) -> dict[str, str]:
     return environment | {"SQLITE_PATH": str(path), "STATE_DIR": str(state_dir)}
 
 
+def manage(site: Path, state_dir: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py <command>`` in a process of its own, on the site at ``site``."""
+    environment = site_environment(site, state_dir)
+    return subprocess.run(
+        [sys.executable, "manage.py", *command], cwd=REPO, env=environment, capture_output=True, text=True, timeout=300
+    )
+
+
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo's database as `make demo-data` makes it (WAL mode), once for the module."""
     directory = tmp_path_factory.mktemp("demo")
     for command in (["migrate", "--noinput"], ["load_demo"]):
-        finished = subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=REPO,
-            env=site_environment(directory / "site.sqlite3", directory / "state"),
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=300,
-        )
+        finished = manage(directory / "site.sqlite3", directory / "state", *command)
         assert finished.returncode == 0, f"manage.py {' '.join(command)}: {finished.stderr[-3000:]}"
     return directory / "site.sqlite3"
 
@@ -278,15 +278,7 @@ def test_restore_says_a_backup_from_a_newer_release_needs_that_release(demo, tmp
 
 
 def test_an_operators_mistake_is_one_sentence_on_standard_error_and_no_traceback(tmp_path):
-    finished = subprocess.run(
-        [sys.executable, "manage.py", "restore", str(tmp_path / "nothing")],
-        cwd=REPO,
-        env=site_environment(tmp_path / "site.sqlite3", tmp_path / "state"),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    finished = manage(tmp_path / "site.sqlite3", tmp_path / "state", "restore", str(tmp_path / "nothing"))
 
     assert finished.returncode == 1
     assert finished.stderr == f"CommandError: There is no file {tmp_path / 'nothing'}.\n"
