@@ -10,10 +10,11 @@ and a session in play: "contract", whom every operation is called as, and "rival
 schemathesis asks for contract's objects (``object_level_authorization``: each gets only its
 own). The two send their tokens with the two prefixes the API takes, ``Bearer`` and ``Token``
 (a Web Fuzzing Commons auth file and a schemathesis.toml naming them peers). Every check
-schemathesis has runs but one (below): server errors, status codes, content types, headers and
-bodies against the schema, schema-violating data refused, authentication enforced, created
-objects found, one account kept from another's objects, with a fixed seed and a bounded number
-of examples per operation; the exit code is schemathesis's (0: no failure).
+schemathesis has runs but one, on every operation but one (below): server errors, status
+codes, content types, headers and bodies against the schema, schema-violating data refused,
+authentication enforced, created objects found, one account kept from another's objects, with
+a fixed seed and a bounded number of examples per operation; the exit code is schemathesis's
+(0: no failure).
 """
 
 from __future__ import annotations
@@ -34,8 +35,12 @@ from bench import servers
 # Checks left out, each with its reason:
 # - positive_data_acceptance: schemathesis expects a 2xx for every schema-valid body, but
 #   the rules of the games refuse most random moves (a 400 naming the rule is the contract).
-# (use_after_free runs but finds nothing to check: the API deletes nothing.)
 EXCLUDED_CHECKS = ("positive_data_acceptance",)
+# Operations left out, with their reasons:
+# - tokens_destroy: its stateful phase revokes, by an id the token list gives, the very token the
+#   run is made with, and every operation after it gets only 401s. tests/test_api_tokens.py
+#   covers it (use_after_free then finds nothing to check: the API deletes nothing else).
+EXCLUDED_OPERATIONS = ("tokens_destroy",)
 
 # Who the operations are called as, and who must not see that account's objects.
 OWNER, PEER = "contract", "rival"
@@ -132,6 +137,7 @@ def main() -> int:
             "all",
             "--exclude-checks",
             ",".join(EXCLUDED_CHECKS),
+            *(option for operation in EXCLUDED_OPERATIONS for option in ("--exclude-operation-id", operation)),
             "--max-examples",
             str(args.examples),
             "--seed",

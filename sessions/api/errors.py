@@ -9,7 +9,7 @@ about (``body``, ``Authorization``, ``Content-Type``, ... or ``non_field_errors`
 ``code`` is for programs: never translated, one of a documented few (``ErrorOut.code`` in
 ``sessions/api/serializers.py``): DRF's own codes (``required``, ``invalid``, ``max_length``,
 ``not_found``, ``throttled`` ...), ``rule`` for a refusal by a rule of the game, and this
-API's own ``stale`` (409) and ``idempotency_key_reused`` (422).
+API's own ``stale`` and ``too_many_tokens`` (409) and ``idempotency_key_reused`` (422).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from sessions.rule_messages import as_dict
 
 # This API's own codes, beside DRF's.
 RULE, INVALID, STALE, IDEMPOTENCY_KEY_REUSED = "rule", "invalid", "stale", "idempotency_key_reused"
+TOO_MANY_TOKENS = "too_many_tokens"
 
 
 def error(field: str, message: str, *, code: str, rule: str | None = None) -> dict[str, Any]:

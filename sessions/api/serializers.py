@@ -120,6 +120,7 @@ class ErrorOut(serializers.Serializer):
             "`not_authenticated`, `authentication_failed`: no credentials, or wrong or expired ones (401); "
             "`permission_denied` (403); `not_found` (404); `method_not_allowed` (405); "
             "`not_acceptable` (406); `stale`: the session moved on (409); "
+            "`too_many_tokens`: the account holds API_TOKENS_PER_ACCOUNT tokens (409); "
             "`unsupported_media_type` (415); `idempotency_key_reused`: the key came with another "
             "request (422); `throttled` (429); `throttle_unavailable` (503)."
         )

@@ -1,10 +1,12 @@
 from django.urls import path, re_path
 
-from sessions.api import about, calculators, resources, statistics, transfer, views
+from sessions.api import about, account_tokens, calculators, resources, statistics, transfer, views
 from sessions.api.calculators_babel_on import babel_on_tower
 
 urlpatterns = [
     path("about/", about.about, name="api-about"),
+    path("tokens/", account_tokens.account_tokens, name="api-tokens"),
+    path("tokens/<str:token_id>/", account_tokens.account_token, name="api-token"),
     path("groups/", resources.GroupList.as_view(), name="api-groups"),
     path("groups/import/", transfer.GroupImport.as_view(), name="api-group-import"),
     path("groups/<int:group_id>/", resources.GroupDetail.as_view(), name="api-group"),
