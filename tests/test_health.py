@@ -33,6 +33,7 @@ def test_it_says_the_process_is_live_with_its_version_and_no_query(client, djang
 
 
 def test_it_is_ready_when_the_database_answers_with_every_migration_applied(client):
+    health.worker_reported()  # as a worker does, where tasks go to one (REDIS_URL set)
     status, body = _ready(client)
     assert status == 200
     assert body["status"] == "ready"
