@@ -51,14 +51,6 @@ def set_value(key: str, value: Any, *, timeout: int) -> None:
         logger.warning("cache write of %s failed (%s)", key, error)
 
 
-def set_many(values: dict[str, Any], *, timeout: int) -> None:
-    """Cache the values (one round trip); a cache that does not answer keeps the old ones."""
-    try:
-        cache.set_many(values, timeout=timeout)
-    except CACHE_ERRORS as error:
-        logger.warning("cache write of %s failed (%s)", list(values), error)
-
-
 def add(key: str, value: Any, *, timeout: int) -> None:
     """Cache the value unless the key is there; a cache that does not answer keeps nothing."""
     try:

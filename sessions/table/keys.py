@@ -126,10 +126,7 @@ def session_moved(session_id: int, version: int, *, moved: dict[str, Any], recor
     """Once a move is committed: what it changed of the session and its event, for the first
     screen of the version: written at once (one round trip), not as the request ends, since the
     news that follows sends every device of the table to read them."""
-    kept = {moved_session(session_id, version): moved, recorded_event(session_id, version): recorded}
-    for key, value in kept.items():
-        _here().set(key, value, timeout=VERSION_SECONDS)
-    caching.write_each({key: (value, VERSION_SECONDS) for key, value in kept.items()})
+    keep_many({moved_session(session_id, version): moved, recorded_event(session_id, version): recorded}, at_once=True)
 
 
 def night_changed(session_ids: list[int]) -> None:
@@ -277,13 +274,15 @@ def keep(key: str, value: Any) -> None:
     keep_many({key: value})
 
 
-def keep_many(values: dict[str, Any]) -> None:
+def keep_many(values: dict[str, Any], *, at_once: bool = False) -> None:
+    """``values`` kept under their keys for their lifetimes: here at once, in Redis as the
+    request ends, or at once (``at_once``, or outside a request) in one round trip."""
     entries = {key: (value, lifetime(key)) for key, value in values.items()}
     for key, (value, seconds) in entries.items():
         _here().set(key, value, timeout=seconds)
         if _request.found is not None:
             _request.found[key] = value
-    if _request.writes is not None:
+    if _request.writes is not None and not at_once:
         _request.writes.update(entries)
     else:
         caching.write_each(entries)
