@@ -406,6 +406,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # The games' JSON (event payloads, states, options, breakdowns, the export) typed.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "sessions.api.shapes.add_shapes",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "SessionStatusEnum": "sessions.models.GameSession.STATUSES",
         "CubeStatusEnum": "sessions.api.schema.CUBE_STATUSES",

@@ -49,7 +49,8 @@ class Option:
             if not isinstance(raw, bool):
                 raise RuleError(gettext_noop("Choose yes or no."), field=f"options.{self.name}")
             return raw
-        if raw not in {value for value, _label in self.choices}:
+        # Compared by type too: a list or an object (unhashable) or True (== 1) is no choice.
+        if not any(type(raw) is type(value) and raw == value for value, _label in self.choices):
             raise RuleError(gettext_noop("Choose one of the listed values."), field=f"options.{self.name}")
         return raw
 

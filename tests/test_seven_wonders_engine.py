@@ -409,7 +409,7 @@ def test_with_no_marker_left_only_players_joining_in_the_same_turn_take_one_from
     assert (state["markers_left"], state["joined"]) == (0, ["1"])
     assert [sw.participation(state, seat) for seat in ("0", "1", "2")] == [sw.RESERVE, None, sw.RESERVE]
     refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="2")
-    refused_at(state, sw.PARTICIPATE, "SW-9", "seat", seat="2", same_turn_reserve="yes")
+    refused_at(state, sw.PARTICIPATE, "SW-9", "same_turn_reserve", seat="2", same_turn_reserve="yes")
     joined = apply(state, sw.PARTICIPATE, seat="2", same_turn_reserve=True)
     assert (joined["markers"], joined["markers_left"], joined["joined"]) == ({"0": 1, "1": 1, "2": 1}, 0, ["1", "2"])
     later = apply(state, sw.NEXT_TURN, turn=2)

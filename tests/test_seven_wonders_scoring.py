@@ -310,6 +310,15 @@ def test_a_corrected_military_reward_is_what_the_participants_get():  # SW-10, S
         assert [(o.outcome, o.times, o.vp) for o in outcomes] == [("reward", 2, vp), ("none", 0, None)]
 
 
+@pytest.mark.parametrize(("corrected", "under_tile_19"), [(0, 0), (2, 1), (4, 3), (6, 5), (10, 5)])
+def test_a_corrected_reward_that_is_no_token_drops_to_the_next_token_below_under_tile_19(corrected, under_tile_19):
+    corrections = {"projects": {"giant-trebuchet": {"reward_vp": corrected}}}
+    _success, outcomes = resolve(
+        "giant-trebuchet", [Participant("x", 1)], markers_left=0, age=3, tiles=[19], corrections=corrections
+    )
+    assert [(o.outcome, o.vp) for o in outcomes] == [("reward", under_tile_19)]
+
+
 def test_markers_left_below_zero_are_refused_naming_the_field():
     with pytest.raises(RuleError) as error:
         resolve("cranes", [Participant("x", 1)], markers_left=-1, age=1)

@@ -233,7 +233,10 @@ def _rolloff(s: dict[str, Any], payload: Mapping[str, JSON]) -> None:
     """Everyone still in the roll-off rolls; the highest starts, a tie re-rolls among the tied."""
     contenders: list[str] = s["rolloff"]["contenders"]
     rolls: dict[str, int] = {}
-    if payload.get("digital") is True:
+    digital = payload.get("digital", False)
+    if not isinstance(digital, bool):  # not a typed roll-off by mistake (BO-3)
+        raise RuleError(gettext_noop("Choose yes or no."), field="digital", rule="BO-3")
+    if digital:
         rolls = {seat: _roll_die(s) for seat in contenders}
     else:
         raw = payload.get("rolls")

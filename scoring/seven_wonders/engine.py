@@ -101,7 +101,7 @@ def _draft_pick(state: JSON, payload: Mapping[str, JSON]) -> JSON:
         raise RuleError(gettext_noop("The tile draft is over."), field="type", rule="SW-2")
     seat = _seat(state, payload.get("seat"))
     tile = payload.get("tile")
-    if tile not in state["hands"][seat]:
+    if type(tile) is not int or tile not in state["hands"][seat]:  # JSON's true and 9.0 are no tile
         raise RuleError(gettext_noop("Keep one of the tiles in your hand."), field="tile", rule="SW-2")
     picks = {**state["picks"], seat: tile}
     if set(picks) != set(state["seats"]):
@@ -184,7 +184,8 @@ def _need_built_draft(state: JSON) -> None:
 
 
 def _check_buildable(state: JSON, seat: str, tile: Any, *, field: str) -> None:
-    if tile not in state["tiles"][seat] or tile in {t for _owner, t in state["built"]}:
+    built = {t for _owner, t in state["built"]}
+    if type(tile) is not int or tile not in state["tiles"][seat] or tile in built:  # true and 9.0 are no tile
         raise RuleError(gettext_noop("Build one of your own tiles that is not built yet."), field=field, rule="SW-5")
 
 
@@ -243,8 +244,11 @@ def _participate(state: JSON, payload: Mapping[str, JSON]) -> JSON:
             field="seat",
             rule="SW-9",
         )
+    reserve = payload.get("same_turn_reserve")
+    if reserve is not None and not isinstance(reserve, bool):
+        raise RuleError(gettext_noop("Choose yes or no."), field="same_turn_reserve", rule="SW-9")
     if state["markers_left"] == 0:
-        if payload.get("same_turn_reserve", False) is not True:
+        if reserve is not True:
             raise RuleError(gettext_noop("No participation marker is left this age."), field="seat", rule="SW-9")
         if counted and not joined:
             raise RuleError(
@@ -282,12 +286,13 @@ def _end_age(state: JSON, payload: Mapping[str, JSON]) -> JSON:
     age); with Great Projects, the age's project is resolved (SW-10)."""
     _need_age_in_play(state)
     age = state["age"]
-    if not state["projects_on"]:
-        return {**state, "age": age + 1}
+    # Checked whatever the modules (the API's schema types them): refused when wrong, never ignored.
     spared = payload.get("cannot_suffer", [])
-    if not isinstance(spared, list) or not set(spared) <= set(state["seats"]):
+    if not isinstance(spared, list) or not all(isinstance(seat, str) and seat in state["seats"] for seat in spared):
         raise RuleError(gettext_noop("List players of this session."), field="cannot_suffer")
     tomyris = _tomyris(state, payload.get("tomyris"))
+    if not state["projects_on"]:
+        return {**state, "age": age + 1}
     players = [
         Participant(
             seat,

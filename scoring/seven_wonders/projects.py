@@ -94,7 +94,10 @@ def _reward_vp(card: dict[str, Any], tiles: Sequence[int]) -> int | None:
         return None
     vp: int = reward["vp"]
     if 19 in tiles:
-        vp = data()["tile_19_victory_tokens"]["value"][str(vp)]
+        steps: dict[str, int] = data()["tile_19_victory_tokens"]["value"]
+        # A token drops a step (5 to 3, 3 to 1, 1 to 0). A group's corrected value that is no
+        # token (2, 4, 7: the texts are silent) drops to the next token below it.
+        vp = steps[str(vp)] if str(vp) in steps else max([0, *(int(token) for token in steps if int(token) < vp)])
     return vp
 
 

@@ -253,6 +253,9 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
     accepted = _accepted(payload.get("accepted", []), offers)
     fulfilled = _flag(payload, "fulfilled", default=True)
     double_turn = _flag(payload, "double_turn")
+    # Checked even when the build is not fulfilled (and then not used): the log keeps them as sent.
+    own = _cards(state, payload.get("own", {}), "own", rule="TB-13")
+    jokers = _count(payload.get("jokers", 0), "jokers", high=_in_deck(state, "joker"), rule="TB-22")
     points = {seat: dict(p) for seat, p in state["points"].items()}
     rejected = [seat for seat in offers if seat not in accepted or not fulfilled]
     for seat in rejected:  # TB-14, TB-15
@@ -275,8 +278,6 @@ def _resolve(state: JSON, payload: Mapping[str, JSON]) -> JSON:  # TB-13..TB-17,
             raise RuleError(
                 gettext_noop("The accepted offers exceed the disc's number."), field="accepted", rule="TB-13"
             )
-    own = _cards(state, payload.get("own", {}), "own", rule="TB-13")
-    jokers = _count(payload.get("jokers", 0), "jokers", high=_in_deck(state, "joker"), rule="TB-22")
     for kind, count in own.items():
         if kind not in demand or accepted_cards[kind] + count > demand[kind]:
             raise RuleError(gettext_noop("Too many cards of this kind."), field=f"own.{kind}", rule="TB-13")

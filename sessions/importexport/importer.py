@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.validators import RegexValidator
 from django.db import transaction
 from django.utils import timezone
 from rest_framework import serializers
@@ -28,6 +29,7 @@ from scoring.errors import RuleError, gettext_noop
 from sessions import names as naming
 from sessions import services
 from sessions.api.errors import flatten
+from sessions.api.fields import Flag, Text, Whole
 from sessions.api.filters import MAX_ID
 from sessions.games import GAMES, get_game
 from sessions.importexport.export import FORMAT, VERSION
@@ -48,50 +50,50 @@ from sessions.models import (
 
 
 class PlayerDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    name = serializers.CharField(max_length=40)
+    id = Whole(min_value=1, max_value=MAX_ID)
+    name = Text(max_length=40)
     created_at = serializers.DateTimeField(required=False)
     archived_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 class NightDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    id = Whole(min_value=1, max_value=MAX_ID)
     date = serializers.DateField()
-    place = serializers.CharField(max_length=80, allow_blank=True, default="")
-    notes = serializers.CharField(max_length=2000, allow_blank=True, default="", trim_whitespace=False)
+    place = Text(max_length=80, allow_blank=True, default="")
+    notes = Text(max_length=2000, allow_blank=True, default="", trim_whitespace=False)
     created_at = serializers.DateTimeField(required=False)
 
 
 class SeatDoc(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    order = serializers.IntegerField(min_value=0, max_value=20)
-    colour = serializers.CharField(max_length=20, allow_blank=True, default="")
+    player = Whole(min_value=1, max_value=MAX_ID)
+    order = Whole(min_value=0, max_value=20)
+    colour = Text(max_length=20, allow_blank=True, default="")
 
 
 class EventDoc(serializers.Serializer):
-    seq = serializers.IntegerField(min_value=1)
-    type = serializers.CharField(max_length=40)
+    seq = Whole(min_value=1)
+    type = Text(max_length=40)
     payload = serializers.DictField(default=dict)
-    by = serializers.CharField(max_length=150, allow_blank=True, default="")
+    by = Text(max_length=150, allow_blank=True, default="")
     created_at = serializers.DateTimeField(required=False)
 
 
 class ResultDoc(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    score = serializers.IntegerField(allow_null=True)
-    rank = serializers.IntegerField(min_value=1)
+    player = Whole(min_value=1, max_value=MAX_ID)
+    score = Whole(allow_null=True)
+    rank = Whole(min_value=1)
     breakdown = serializers.DictField(default=dict)
 
 
 class SessionDoc(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    night = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    game = serializers.CharField(max_length=30)
+    id = Whole(min_value=1, max_value=MAX_ID)
+    night = Whole(min_value=1, max_value=MAX_ID)
+    game = Text(max_length=30)
     options = serializers.DictField(default=dict)
-    seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)  # version 1
-    secret = serializers.RegexField(r"^[0-9a-f]{1,64}$", required=False)  # version 2
+    seed = Whole(min_value=0, max_value=2**62, required=False)  # version 1
+    secret = Text(max_length=64, required=False, validators=[RegexValidator(r"^[0-9a-f]{1,64}$")])  # version 2
     status = serializers.ChoiceField(choices=[value for value, _label in GameSession.STATUSES])
-    version = serializers.IntegerField(min_value=0)
+    version = Whole(min_value=0)
     created_at = serializers.DateTimeField(required=False)
     updated_at = serializers.DateTimeField(required=False)
     finished_at = serializers.DateTimeField(required=False, allow_null=True)
@@ -101,26 +103,26 @@ class SessionDoc(serializers.Serializer):
 
 
 class PlainResultDoc(serializers.Serializer):
-    source = serializers.CharField(max_length=20)  # type: ignore[assignment]  # the file says "source"; DRF allows it
-    play = serializers.CharField(max_length=64)
-    game = serializers.CharField(max_length=120)
+    source = Text(max_length=20)  # type: ignore[assignment]  # the file says "source"; DRF allows it
+    play = Text(max_length=64)
+    game = Text(max_length=120)
     played_at = serializers.DateTimeField()
-    place = serializers.CharField(max_length=80, allow_blank=True, default="")
-    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    score = serializers.IntegerField(min_value=-MAX_ID - 1, max_value=MAX_ID, allow_null=True, default=None)
-    rank = serializers.IntegerField(min_value=1, max_value=32767, allow_null=True, default=None)
-    winner = serializers.BooleanField(default=False)
+    place = Text(max_length=80, allow_blank=True, default="")
+    player = Whole(min_value=1, max_value=MAX_ID)
+    score = Whole(min_value=-MAX_ID - 1, max_value=MAX_ID, allow_null=True, default=None)
+    rank = Whole(min_value=1, max_value=32767, allow_null=True, default=None)
+    winner = Flag(default=False)
 
 
 class GroupInfoDoc(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = Text(max_length=80)
     created_at = serializers.DateTimeField(required=False)
     edition_tables = serializers.DictField(default=dict)
 
 
 class GroupDocument(serializers.Serializer):
     format = serializers.ChoiceField(choices=[FORMAT])
-    version = serializers.ChoiceField(choices=[1, VERSION])
+    version = Whole(min_value=1, max_value=VERSION)
     group = GroupInfoDoc()
     players = PlayerDoc(many=True)
     nights = NightDoc(many=True)

@@ -22,19 +22,28 @@ from babel_client.models import (  # type: ignore[import-not-found]
     ConflictOut,
     ErrorsOut,
     EventCreatedOut,
-    EventIn,
-    EventInPayload,
     GameEnum,
     GroupIn,
     NightIn,
     PlayerIn,
     ResultsListGame,
+    ScoresRecordEvent,
+    ScoresRecordEventType,
+    ScoresRecordPayload,
+    ScoresRecordPayloadScores,
+    SessionFinishEvent,
+    SessionFinishEventType,
     SessionIn,
+    SessionStartEvent,
+    SessionStartEventType,
+    TobFirstPlayerEvent,
+    TobFirstPlayerEventType,
+    TobFirstPlayerPayload,
+    TobPassEvent,
+    TobPassEventType,
+    TowerOfBabelOptionsIn,
+    TowerOfBabelState,
 )
-
-
-def payload(**fields: Any) -> Any:
-    return EventInPayload.from_dict(fields)
 
 
 def main() -> None:
@@ -47,32 +56,53 @@ def main() -> None:
         for name in ("Ada", "Bruno", "Chiara")
     ]
     night = groups_nights_create.sync(group.id, client=client, body=NightIn(place="Bruno's"))
-    session = nights_sessions_create.sync(
-        night.id, client=client, body=SessionIn(game=GameEnum.TOWER_OF_BABEL, players=[p.id for p in players])
-    )
+    options = TowerOfBabelOptionsIn(action_cards=False)
+    body = SessionIn(game=GameEnum.TOWER_OF_BABEL, players=[p.id for p in players], options=options)
+    session = nights_sessions_create.sync(night.id, client=client, body=body)
     seen: dict[str, Any] = {"session": session.id, "status": session.status.value}
+    seen["options"] = session.options.to_dict()
 
-    def move(kind: str, version: int, **fields: Any) -> Any:
-        body = EventIn(
-            type_=kind, expected_version=version, payload=payload(**fields), idempotency_key=uuid.uuid4().hex
-        )
-        return sessions_events_create.sync(session.id, client=client, body=body)
+    def send(event: Any) -> Any:
+        event.idempotency_key = uuid.uuid4().hex
+        return sessions_events_create.sync(session.id, client=client, body=event)
 
-    started = move("session.start", 0)
+    started = send(SessionStartEvent(type_=SessionStartEventType.SESSION_START, expected_version=0))
     assert isinstance(started, EventCreatedOut), started
-    refused = move("tob.pass", 1)  # before a first player is named
+    seen["state"] = started.session.state.status.value
+    refused = send(TobPassEvent(type_=TobPassEventType.TOB_PASS, expected_version=1))  # no first player yet
     assert isinstance(refused, ErrorsOut), refused
     seen["refused"] = [(error.field, error.rule, error.code) for error in refused.errors]
-    stale = move("session.start", 0)
+    stale = send(SessionStartEvent(type_=SessionStartEventType.SESSION_START, expected_version=0))
     assert isinstance(stale, ConflictOut), stale
     seen["stale"] = {"version": stale.version, "codes": [error.code for error in stale.errors]}
-    scores = {str(player.id): score for player, score in zip(players, (31, 47, 12), strict=True)}
-    recorded = move("scores.record", 1, scores=scores)
+    first = str(players[1].id)
+    chosen = send(
+        TobFirstPlayerEvent(
+            type_=TobFirstPlayerEventType.TOB_FIRST_PLAYER,
+            expected_version=1,
+            payload=TobFirstPlayerPayload(seat=first),
+        )
+    )
+    assert isinstance(chosen, EventCreatedOut), chosen
+    game = chosen.session.state.game
+    assert isinstance(game, TowerOfBabelState), type(game)  # the union parsed as the session's game
+    seen["active_is_the_first_player"] = game.active == first
+    seen["event"] = [chosen.event.type_.value, chosen.event.payload.seat]
+    scores = ScoresRecordPayloadScores.from_dict(
+        {str(player.id): score for player, score in zip(players, (31, 47, 12), strict=True)}
+    )
+    recorded = send(
+        ScoresRecordEvent(
+            type_=ScoresRecordEventType.SCORES_RECORD,
+            expected_version=2,
+            payload=ScoresRecordPayload(scores=scores),
+        )
+    )
     assert isinstance(recorded, EventCreatedOut), recorded
-    finished = move("session.finish", 2)
+    finished = send(SessionFinishEvent(type_=SessionFinishEventType.SESSION_FINISH, expected_version=3))
     assert isinstance(finished, EventCreatedOut), finished
     rows = results_list.sync(client=client, game=ResultsListGame.TOWER_OF_BABEL, session=session.id).results
-    seen["results"] = sorted([row.name, row.score, row.rank] for row in rows)
+    seen["results"] = sorted([row.name, row.score, row.rank, row.breakdown.to_dict()] for row in rows)
     print(json.dumps(seen))
 
 

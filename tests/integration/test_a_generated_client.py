@@ -1,8 +1,10 @@
 """The API as a generated client sees it (issue 42, point 6): a Python client generated from the
 published schema by openapi-python-client (installed from the package registry into a virtual
 environment of the test's own) plays a whole game, start to results, through its typed calls:
-a move the rules refuse comes back as a typed refusal naming the rule, a stale one as a typed
-409, and the token goes as the schema's scheme says (Bearer)."""
+every move is its event type's own model (``TobFirstPlayerEvent`` with a
+``TobFirstPlayerPayload``), the session's state comes back as its game's model, a move the rules
+refuse comes back as a typed refusal naming the rule, a stale one as a typed 409, and the token
+goes as the schema's scheme says (Bearer)."""
 
 from __future__ import annotations
 
@@ -56,8 +58,16 @@ def test_a_client_generated_from_the_schema_plays_a_whole_game(generator, live_s
     assert played.returncode == 0, played.stdout + played.stderr
     seen = json.loads(played.stdout)
     assert seen["status"] == "setup"
+    assert seen["options"] == {"two_kind_discs": False, "action_cards": False, "table": None}
+    assert seen["state"] == "playing"
     [(_field, rule, code)] = seen["refused"]  # one refusal, naming the rule
     assert code == "rule"
     assert rule.startswith("TB-")
     assert seen["stale"] == {"version": 1, "codes": ["stale"]}
-    assert seen["results"] == [["Ada", 31, 2], ["Bruno", 47, 1], ["Chiara", 12, 3]]
+    assert seen["active_is_the_first_player"] is True
+    assert seen["event"][0] == "tob.first_player"
+    assert seen["results"] == [
+        ["Ada", 31, 2, {"points": 31}],
+        ["Bruno", 47, 1, {"points": 47}],
+        ["Chiara", 12, 3, {"points": 12}],
+    ]
