@@ -42,15 +42,33 @@ TARGET_RATIO = 2.0
 NEWCOMERS, NEWCOMER_SESSIONS = 5, 60
 
 
-def cursor_at(position: int) -> str:
-    """A cursor of our cursor pages that starts after the key ``position`` (DRF's format)."""
-    return base64.b64encode(urlencode({"p": position}).encode()).decode()
+def cursor_at(position: int, serializer: Any, query: dict[str, str]) -> str:
+    """A cursor of our cursor pages that starts after the key ``position`` (DRF's format), bound
+    to the list's filters ``query`` as ``serializer`` reads them (a cursor carries its filters)."""
+    from sessions.api.resources import checked
+    from sessions.cursors import filters_hash
+
+    return base64.b64encode(urlencode({"p": position, "f": filters_hash(checked(serializer, query))}).encode()).decode()
+
+
+def play_log_cursor(group_id: int) -> str:
+    """The play log's cursor of its second page (50 plays in), as its "Older plays" link gives it."""
+    from sessions.cursors import signed_cursor
+    from sessions.models import Group
+    from sessions.play_log.filters import Filters
+    from sessions.play_log.selectors import page
+    from sessions.views.play_log import CURSOR_SALT
+
+    after = page(Group.objects.get(pk=group_id), Filters()).after
+    assert after is not None
+    return signed_cursor(after, filters={}, salt=CURSOR_SALT)
 
 
 def requests_of(group: Any) -> list[tuple[str, str, bool]]:
     """(name, url, API) of every page and endpoint of ``group``."""
     from django.urls import reverse
 
+    from sessions.api.filters import ResultFilter, SessionFilter
     from sessions.models import GameSession, Player, RatingHistory
 
     players = Player.objects.filter(group=group)
@@ -61,10 +79,15 @@ def requests_of(group: Any) -> list[tuple[str, str, bool]]:
     newest_year = RatingHistory.objects.filter(player=regular).order_by("-year").values_list("year", flat=True)[0]
     session_ids = list(GameSession.objects.filter(group=group).order_by("id").values_list("id", flat=True)[:14])
     g = group.pk
+    in_group = {"group": str(g)}
     return [
         ("group page", reverse("group", args=[g]), False),
         ("group page, last players", reverse("group", args=[g]) + "?players=999999", False),
         ("play log", reverse("play_log", args=[g]), False),
+        ("play log: a regular's plays", reverse("play_log", args=[g]) + f"?player={regular.pk}", False),
+        ("play log: a game's plays", reverse("play_log", args=[g]) + "?game=tower-of-babel", False),
+        ("play log: older plays", reverse("play_log", args=[g]) + f"?cursor={play_log_cursor(g)}", False),
+        ("play log CSV: a newcomer's plays", reverse("play_log_csv", args=[g]) + f"?player={newcomer.pk}", False),
         ("leaderboard", reverse("leaderboard", args=[g]), False),
         ("game page", reverse("game_statistics", args=[g, "tower-of-babel"]), False),
         ("player page: a regular", reverse("player_statistics", args=[regular.pk]), False),
@@ -72,9 +95,17 @@ def requests_of(group: Any) -> list[tuple[str, str, bool]]:
         ("API players, first page", f"/api/v1/groups/{g}/players/", True),
         ("API nights, first page", f"/api/v1/groups/{g}/nights/", True),
         ("API sessions, first page", f"/api/v1/sessions/?group={g}", True),
-        ("API sessions, last page", f"/api/v1/sessions/?group={g}&cursor={cursor_at(session_ids[-1] + 1)}", True),
+        (
+            "API sessions, last page",
+            f"/api/v1/sessions/?group={g}&cursor={cursor_at(session_ids[-1] + 1, SessionFilter, in_group)}",
+            True,
+        ),
         ("API results, first page", f"/api/v1/results/?group={g}", True),
-        ("API results, last page", f"/api/v1/results/?group={g}&cursor={cursor_at(session_ids[-1])}", True),
+        (
+            "API results, last page",
+            f"/api/v1/results/?group={g}&cursor={cursor_at(session_ids[-1], ResultFilter, in_group)}",
+            True,
+        ),
         ("API player statistics: a regular", f"/api/v1/players/{regular.pk}/statistics/", True),
         ("API player statistics: a newcomer", f"/api/v1/players/{newcomer.pk}/statistics/", True),
         (
@@ -95,6 +126,8 @@ def measure(client: Any, url: str, repeats: int, **headers: str) -> tuple[float,
     def get() -> None:
         response = client.get(url, headers=headers)
         assert response.status_code == 200, (url, response.status_code)
+        if response.streaming:  # a download is written as it is read: read it all
+            b"".join(response.streaming_content)
 
     with CaptureQueriesContext(connection) as captured:
         get()

@@ -70,6 +70,11 @@ class Player(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Set when a player with history is removed: off the seat lists, their results kept.
     archived_at = models.DateTimeField(_("archived at"), null=True, blank=True)
+    # Privacy (``sessions.privacy``): left out of the leaderboards and of other players'
+    # rival and nemesis, their games and results kept as played.
+    hidden_from_leaderboards = models.BooleanField(_("hidden from the leaderboards"), default=False)
+    # Set once, when the name became a label ("Player 3"): it cannot be undone.
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -483,6 +488,22 @@ class GameStatistics(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group_id} {self.game}: {self.plays} plays"
+
+
+class MoveStatistics(models.Model):
+    """A group's figures for one game that only the sessions' logs know (who moved first,
+    offers, perfect towers, records): ``scoring.move_facts`` sums them, the statistics task
+    keeps them, the game page reads this one row (``sessions.statistics.from_moves``)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="move_statistics")
+    game = models.CharField(max_length=30)
+    figures = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "game"], name="one_move_statistics_row_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.group_id} {self.game}: from the moves"
 
 
 class RatedSession(models.Model):

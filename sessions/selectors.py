@@ -530,17 +530,10 @@ def sessions_of_night(night: GameNight) -> QuerySet[GameSession]:
 
 
 def play_log(group: Group, *, limit: int = 100) -> QuerySet[GameSession]:
+    """The group's newest finished sessions (the group page's recent results; the play log's
+    own reads are in ``sessions/play_log/``)."""
     finished = group.sessions.filter(status="finished").select_related("night").order_by("-finished_at", "-id")
     return with_seats(finished)[:limit]
-
-
-def other_plays(group: Group, *, limit: int = 100) -> list[list[PlainResult]]:
-    """Plays of other games (imported from BG Stats), newest first, each as its players' rows."""
-    rows = group.plain_results.select_related("player").order_by("-played_at", "play", "rank", "player__name")
-    plays: dict[tuple[str, str], list[PlainResult]] = {}
-    for row in rows[: limit * 8]:
-        plays.setdefault((row.source, row.play), []).append(row)
-    return list(plays.values())[:limit]
 
 
 def players_of(group: Group) -> QuerySet[Player]:

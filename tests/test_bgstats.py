@@ -266,11 +266,14 @@ def test_finishing_with_htmx_shows_the_push_play_link_at_once(member_client, ses
     assert "Add this play to BG Stats" in response.content.decode()
 
 
-def test_the_play_log_lists_the_plays_of_other_games_apart(member_client, group, owner, django_assert_max_num_queries):
+def test_the_play_log_marks_the_plays_of_other_games(member_client, group, owner, django_assert_max_num_queries):
     import_plays(group=group, document=export(), user=owner)
     with django_assert_max_num_queries(10):
         page = member_client.get(f"/g/{group.pk}/log/").content.decode()
-    other = page[page.index('data-testid="other-plays"') :]
-    assert "Carcassonne" in other
+    plays = page.split('data-testid="play"')[1:]
+    (other,) = [play for play in plays if "Carcassonne" in play]
+    assert "other game" in other
     assert "31" in other
-    assert "Tower of Babel" not in other
+    tracked = [play for play in plays if "Tower of Babel" in play]
+    assert tracked
+    assert all("other game" not in play for play in tracked)

@@ -28,10 +28,14 @@ def test_the_public_pages_load_no_htmx(client: Client, path: str) -> None:
     assert scripts(page) == {HTMX: False, PUSH: False, MORPH: False, "js/app.js": True, "js/offline.js": True}
 
 
-def test_the_leaderboard_loads_no_htmx(member_client: Client, session: GameSession) -> None:
+def test_the_leaderboard_loads_htmx_for_its_filters_without_the_socket_or_idiomorph(
+    member_client: Client, session: GameSession
+) -> None:
+    """Its filters apply as they change: htmx swaps the table in (issue 44), and
+    live_filters.js, after it, puts the address in the history."""
     page = member_client.get(f"/g/{session.night.group_id}/leaderboard/").content.decode()
-    assert not scripts(page)[HTMX]
-    assert all(scripts(page)[name] for name in EVERY_PAGE)
+    assert scripts(page) == {HTMX: True, PUSH: False, MORPH: False, "js/app.js": True, "js/offline.js": True}
+    assert page.index(HTMX) < page.index("js/live_filters.js")
 
 
 def test_the_group_page_loads_htmx_for_its_players_form_without_the_socket(

@@ -43,7 +43,7 @@ def test_player_statistics_give_figures_per_game_opponents_and_the_rating_histor
     assert (body["name"], body["plays"], body["wins"], body["win_rate"]) == ("Ada", 5, 5, 1.0)
     assert (body["current_streak"], body["longest_streak"], body["min_rated_plays"]) == (5, 5, MIN_RATED_PLAYS)
     assert body["rating"] > 0
-    assert body["games"][0] | {"rating": None} == {
+    assert body["games"][0] | {"rating": None, "rating_band": None} == {
         "game": "tower-of-babel",
         "name": "Tower of Babel",
         "plays": 5,
@@ -53,6 +53,7 @@ def test_player_statistics_give_figures_per_game_opponents_and_the_rating_histor
         "average": 30.0,
         "worst": 30,
         "rating": None,
+        "rating_band": None,
         "rated_plays": 5,
     }
     assert [o["name"] for o in body["head_to_head"]] == ["Bruno", "Chiara"]

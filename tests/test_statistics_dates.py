@@ -27,18 +27,20 @@ def played(night, players):
 
 @pytest.mark.parametrize("language", sorted(DATES))
 def test_the_player_page_writes_its_dates_alike_in_the_text_and_the_chart(member_client, played, players, language):
-    first, last, _night = DATES[language]
+    _first, last, _night = DATES[language]
     url = reverse("player_statistics", args=[players[0].pk])
     page = member_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
-    assert re.search(rf"<dd>{last}</dd>", page)  # last played
-    chart = re.search(r'<svg[^>]*aria-labelledby="rating-history-title.*?</svg>', page, re.S).group(0)
-    labels = re.findall(r'text-anchor="(?:start|end)">([^<]+)</text>', chart)  # the axes', then the dates
-    assert labels[-2:] == [first, last]
+    plays = re.search(r'data-card="plays".*?</li>', page, re.S).group(0)
+    assert last in plays  # the plays card: "the last on <date>"
+    # Two plays draw no rating curve yet; a drawn chart's dates are written by the browser in the
+    # page's language (tests/browser/test_statistics_charts.py).
+    assert 'id="rating-history-data"' not in page
 
 
 @pytest.mark.parametrize("language", sorted(DATES))
 def test_the_play_log_writes_the_night_in_the_same_format(member_client, played, language):
     *_plays, night = DATES[language]
-    for url in (reverse("play_log", args=[played.pk]), reverse("group", args=[played.pk])):
-        page = member_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
-        assert f'<small class="muted">{night}</small>' in page
+    page = member_client.get(reverse("group", args=[played.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<small class="muted">{night}</small>' in page
+    page = member_client.get(reverse("play_log", args=[played.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<span class="play-day">{night}</span>' in page

@@ -1,4 +1,4 @@
-"""The statistics pages: player, game and leaderboard, with SVG charts, for members only."""
+"""The statistics pages: player, game and leaderboard, with their charts, for members only."""
 
 import re
 
@@ -25,6 +25,23 @@ def played(night, players):
     return night.group
 
 
+CARD = re.compile(
+    r'<li class="stat-card" data-card="[\w-]+">\s*<span class="stat-label">([^<]+)</span>\s*'
+    r'<span class="stat-figure[^"]*">(?:<a [^>]*>)?([^<]*)(?:</a>)?</span>\s*'
+    r'(?:<span class="stat-context">([^<]*)</span>)?'
+)
+
+
+def cards(page):
+    """The overview cards of a page: {label: (figure, context)}."""
+    return {label: (figure, context) for label, figure, context in CARD.findall(page)}
+
+
+def figures(page):
+    """The overview cards' figures: {label: figure}."""
+    return {label: figure for label, (figure, _context) in cards(page).items()}
+
+
 def urls(group, player):
     return [
         reverse("player_statistics", args=[player.pk]),
@@ -35,32 +52,31 @@ def urls(group, player):
 
 def test_the_player_page_shows_plays_wins_streaks_scores_and_head_to_head(member_client, played, players):
     page = member_client.get(reverse("player_statistics", args=[players[0].pk])).content.decode()
-    figures = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", page))
-    assert figures["Plays"] == "4"
-    assert figures["Wins"] == "2"
-    assert figures["Win rate"] == "50%"
-    assert figures["Current win streak"] == "0"
-    assert figures["Longest win streak"] == "2"
+    shown = figures(page)
+    assert shown["Plays"] == "4"
+    assert shown["Wins"] == "2"
+    assert shown["Win rate"] == "50%"
+    assert shown["Current win streak"] == "0"
+    assert shown["Longest win streak"] == "2"
     assert "<td>40</td><td>28.3</td><td>10</td>" in page  # best, average, worst in Tower of Babel
     assert re.search(r">Bruno</a></th>\s*<td>3</td><td>2</td><td>1</td><td>0</td>", page)
-    assert "Rival: Bruno (2 wins, 1 loss)" in page  # 3 shared plays: named (as close as Chiara, first by name)
+    # 3 shared plays, as many as with Chiara and as close to even: first by name. Dieter,
+    # met once, is no rival.
+    assert cards(page)["Rival"] == ("Bruno", "met most often: 3 games together, 2 wins, 1 loss")
     assert "Dieter" in page
-    assert "Rival: Dieter" not in page  # 1 shared play: not a rival
 
 
-def test_the_charts_are_svg_images_named_and_described_with_a_table_alternative(member_client, played, players):
+def test_the_charts_are_described_with_their_figures_as_a_table_and_drawn_from_data(member_client, played, players):
+    # Drawn by Chart.js in the browser (tests/test_charts.py, tests/browser/test_statistics_charts.py).
     page = member_client.get(reverse("player_statistics", args=[players[0].pk])).content.decode()
-    for chart_id in ("rating-history", "wins-by-game"):
-        svg = re.search(rf'<svg[^>]*aria-labelledby="{chart_id}-title {chart_id}-desc"[^>]*>.*?</svg>', page, re.S)
-        assert svg is not None
-        assert 'role="img"' in svg.group(0)
-        assert f'<title id="{chart_id}-title">' in svg.group(0)
-        assert f'<desc id="{chart_id}-desc">' in svg.group(0)
-    assert "<polyline" in page
+    assert '<script id="wins-by-game-data" type="application/json">' in page
+    assert '<figcaption id="wins-by-game-summary">' in page
     assert '<th scope="row">Tower of Babel</th><td>2</td>' in page  # wins by game, as a table too
+    assert '<script id="rating-history-data"' not in page  # 4 plays: no rating shown, so no curve
     game = member_client.get(reverse("game_statistics", args=[played.pk, "tower-of-babel"])).content.decode()
-    assert 'aria-labelledby="score-distribution-title score-distribution-desc"' in game
-    assert "<script" not in game.split("<main", 1)[1]  # no chart library
+    assert '<script id="score-distribution-data" type="application/json">' in game
+    scripts = re.findall(r"<script[^>]*>", game.split("<main", 1)[1])
+    assert all('type="application/json"' in script for script in scripts)  # data only, nothing run
 
 
 def test_the_chart_texts_are_escaped(member_client, played, players):
@@ -69,13 +85,14 @@ def test_the_chart_texts_are_escaped(member_client, played, players):
     services.rename_player(player=players[0], name="<b>Ada</b>")
     page = member_client.get(reverse("player_statistics", args=[players[0].pk])).content.decode()
     assert "<b>Ada</b>" not in page
-    assert "Rating history of &lt;b&gt;Ada&lt;/b&gt;" in page
+    assert "&lt;b&gt;Ada&lt;/b&gt;: 2 wins in 4 games." in page  # the wins chart's summary
 
 
 def test_the_game_page_shows_winning_scores_seats_and_points_by_source(member_client, played):
     page = member_client.get(reverse("game_statistics", args=[played.pk, "tower-of-babel"])).content.decode()
-    figures = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", page))
-    assert figures == {"Plays": "3", "Average winning score": "35.0", "Best winning score": "40"}
+    shown = cards(page)
+    assert shown["Plays"][0] == "3"
+    assert shown["Average winning score"] == ("35.0", "the best winning score: 40")
     assert "First player" in page
     assert "Average points by source" not in page  # scores typed in: no points by source
 
@@ -131,12 +148,12 @@ def test_the_page_does_not_wait_for_the_task_and_shows_the_session_once_it_has_r
     url = reverse("player_statistics", args=[players[2].pk])
     page = member_client.get(url).content.decode()
     assert "No games counted yet." in page  # the figures are the task's
-    assert "<polyline" not in page
+    assert 'id="wins-by-game-data"' not in page
     tasks.update_statistics(session.pk)
     page = member_client.get(url).content.decode()
-    assert "<dt>Wins</dt><dd>1</dd>" in page
-    assert "<dt>Current win streak</dt><dd>1</dd>" in page
-    assert "<polyline" in page
+    assert figures(page)["Wins"] == "1"
+    assert figures(page)["Current win streak"] == "1"
+    assert 'id="wins-by-game-data"' in page
 
 
 @pytest.mark.parametrize(("sessions", "people"), [(30, 6), (600, 40)])

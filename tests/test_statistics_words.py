@@ -10,6 +10,7 @@ from sessions import tasks
 from sessions.models import Result
 from sessions.statistics.ratings import MIN_RATED_PLAYS
 from tests.test_statistics import play
+from tests.test_statistics_pages import cards
 
 JARGON = re.compile(r"\bmu\b|sigma|ordinal|conservative|openskill", re.I)
 
@@ -109,5 +110,5 @@ def test_counts_take_the_singular_for_one(member_client, night, players):
         tasks.update_statistics(play(night, [ada, bruno, chiara], [10, 30, 20], days=day).pk)
     page = member_client.get(reverse("player_statistics", args=[ada.pk])).content.decode()
     assert "Ada: 1 win in 3 games." in page
-    assert "Nemesis: Bruno (1 win, 2 losses)" in page
+    assert cards(page)["Nemesis"] == ("Bruno", "beat Ada 2 times in 3 games")
     assert "(3 games together)" in page

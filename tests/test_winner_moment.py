@@ -55,7 +55,7 @@ def test_sheets_give_the_points_by_source_chart_with_its_table(member_client, ni
     session.refresh_from_db()
     member_client.post(f"/s/{session.pk}/do/finish/", {"expected_version": session.version})
     page = member_client.get(f"/s/{session.pk}/").content.decode()
-    chart = page.split(f'id="points-by-source-{session.pk}-title"')[1].split("</figure>")[0]
+    chart = page.split(f'id="points-by-source-{session.pk}-data"')[1].split("</figure>")[0]
     assert "Science" in chart
     assert "Civilian" in chart
     assert "78" in chart  # a total in the table

@@ -18,8 +18,6 @@ that send the filters themselves.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from base64 import b64decode, b64encode
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -31,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
+from sessions.cursors import filters_hash
 from sessions.numbers import whole
 
 PAGE_SIZE, MAX_PAGE_SIZE = "page_size", 200
@@ -63,14 +62,6 @@ class CheckedPageSize(BasePagination):
 
 class Page(CheckedPageSize, PageNumberPagination):
     pass
-
-
-def filters_hash(filters: dict[str, Any]) -> str:
-    """A short hash of the filters a list was read with ("" for none, as cursors had before)."""
-    if not filters:
-        return ""
-    canonical = json.dumps(filters, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 class NewestFirst(CheckedPageSize, CursorPagination):

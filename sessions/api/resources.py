@@ -11,17 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.errors import RuleError, gettext_noop
-from sessions import selectors, services
+from sessions import privacy, selectors, services
 from sessions.api import filters
 from sessions.api import selectors as api_selectors
 from sessions.api.idempotency import KEY_REUSED, PARAMETER, REPLAYED_HEADER, created_once, replay_headers
@@ -32,6 +34,7 @@ from sessions.api.serializers import (
     GroupOut,
     NightIn,
     NightOut,
+    PlayerChangeIn,
     PlayerIn,
     PlayerOut,
     ResultRowOut,
@@ -41,6 +44,15 @@ from sessions.api.serializers import (
 )
 from sessions.games import get_game
 from sessions.models import Group
+
+PRIVACY_REFUSED = "hidden_from_leaderboards from a member who is neither the group's owner nor the player's account."
+
+
+class PrivacyRefused(PermissionDenied):
+    """403, naming the switch (``sessions.api.errors``: the field a refusal is about)."""
+
+    field = "hidden_from_leaderboards"
+
 
 # A POST that creates: its Idempotency-Key and the header marking a replay (KEY_REUSED: its 422).
 IDEMPOTENCY_KEY = [PARAMETER, REPLAYED_HEADER]
@@ -166,16 +178,29 @@ class PlayerDetail(APIView):
 
     @extend_schema(
         operation_id="players_rename",
-        summary="Rename a player",
-        request=PlayerIn,
-        responses={200: PlayerOut, 400: ErrorsOut},
-        description="Rename a player; their seats and results stay theirs.",
+        summary="Rename a player, or hide them from the leaderboards",
+        request=PlayerChangeIn,
+        responses={200: PlayerOut, 400: ErrorsOut, 403: OpenApiResponse(ErrorsOut, description=PRIVACY_REFUSED)},
+        description="Rename a player (their seats and results stay theirs), and/or set "
+        "`hidden_from_leaderboards` (the group's owner or the player's own account only). A refused switch "
+        "renames nobody.",
         tags=["players"],
     )
     def patch(self, request: Request, player_id: int) -> Response:
         player = selectors.player_of_member(request.user, player_id)
-        data = checked(PlayerIn, request.data)
-        return Response(PlayerOut(services.rename_player(player=player, name=data["name"])).data)
+        data = checked(PlayerChangeIn, request.data)
+        with transaction.atomic():
+            if "hidden_from_leaderboards" in data:
+                hidden = data["hidden_from_leaderboards"]
+                try:
+                    privacy.set_hidden_from_leaderboards(
+                        group=player.group, player=player, hidden=hidden, by=account(request)
+                    )
+                except privacy.NotAllowed as refused:
+                    raise PrivacyRefused(str(refused)) from None
+            if "name" in data:
+                player = services.rename_player(player=player, name=data["name"])
+        return Response(PlayerOut(player).data)
 
 
 class GroupNights(ListView):

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from scoring.errors import RuleError
 from sessions import names
-from sessions.api.fields import Text, Whole
+from sessions.api.fields import Flag, Text, Whole
 from sessions.api.filters import MAX_ID
 from sessions.boards import public_state
 from sessions.games import GAMES
@@ -175,12 +175,39 @@ class PlayerOut(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "group", "name", "created_at", "archived", "archived_at"]
-        read_only_fields = ["archived_at"]
+        fields = [
+            "id",
+            "group",
+            "name",
+            "created_at",
+            "archived",
+            "archived_at",
+            "hidden_from_leaderboards",
+            "anonymised_at",
+        ]
+        read_only_fields = ["archived_at", "hidden_from_leaderboards", "anonymised_at"]
+        extra_kwargs = {
+            "hidden_from_leaderboards": {
+                "help_text": "Left out of the leaderboards and of other players' rival and nemesis; "
+                "their results and statistics stay."
+            },
+            "anonymised_at": {"help_text": "When the name became an anonymous label (it cannot be undone)."},
+        }
 
 
 class PlayerIn(serializers.Serializer):
     name = NameField(max_length=40)
+
+
+class PlayerChangeIn(serializers.Serializer):
+    """A PATCH of a player: a new name, the privacy switch, both, or neither (no change)."""
+
+    name = NameField(max_length=40, required=False)
+    hidden_from_leaderboards = Flag(
+        required=False,
+        help_text="Hide the player from the leaderboards (true) or show them again (false): "
+        "the group's owner or the player's own account only (403 for another member).",
+    )
 
 
 class NightOut(serializers.ModelSerializer):

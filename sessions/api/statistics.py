@@ -2,7 +2,8 @@
 
 The same reads and the same isolation as the pages: another group's player or group
 answers 404. Ratings are the conservative value (mu - 3 sigma), ``null`` until the player
-has ``MIN_RATED_PLAYS`` rated plays; win rates are fractions (0.5 = half the plays).
+has ``MIN_RATED_PLAYS`` rated plays, each with its band (``rating_band``: mu ± 2 sigma, where
+the skill likely lies, ``sessions.statistics.bands``); win rates are fractions (0.5 = half the plays).
 """
 
 from __future__ import annotations
@@ -20,12 +21,24 @@ from rest_framework.response import Response
 from sessions import selectors
 from sessions.api.filters import query
 from sessions.api.pagination import MAX_PAGE_SIZE
+from sessions.api.statistics_from_moves import FromTheMovesOut
 from sessions.games import GAMES
+from sessions.statistics import from_moves
 from sessions.statistics import selectors as statistics
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL
 from sessions.statistics.selectors import HISTORY_SHOWN, OPPONENTS_SHOWN, ORDERS, PERIODS
 
 # --- output serializers ------------------------------------------------------------------
+
+BAND_HELP = (
+    "Where the player's skill likely lies (mu ± 2 sigma, about 19 times out of 20); null while the "
+    "rating is. The rating (mu - 3 sigma) sits below it: the skill is almost surely above the rating."
+)
+
+
+class RatingBandOut(serializers.Serializer):
+    low = serializers.FloatField()
+    high = serializers.FloatField()
 
 
 class GameLineOut(serializers.Serializer):
@@ -38,6 +51,7 @@ class GameLineOut(serializers.Serializer):
     average = serializers.FloatField(allow_null=True)
     worst = serializers.IntegerField(allow_null=True)
     rating = serializers.FloatField(allow_null=True)
+    rating_band = RatingBandOut(source="band", allow_null=True, help_text=BAND_HELP)
     rated_plays = serializers.IntegerField()
 
 
@@ -82,6 +96,7 @@ class PlayerStatisticsOut(serializers.Serializer):
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(allow_null=True)
     rating = serializers.FloatField(allow_null=True)
+    rating_band = RatingBandOut(source="band", allow_null=True, help_text=BAND_HELP)
     rated_plays = serializers.IntegerField()
     min_rated_plays = serializers.SerializerMethodField()
     current_streak = serializers.IntegerField()
@@ -137,6 +152,7 @@ class TopPlayerOut(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     rating = serializers.FloatField(allow_null=True)
+    rating_band = RatingBandOut(source="band", allow_null=True, help_text=BAND_HELP)
     plays = serializers.IntegerField()
 
 
@@ -151,6 +167,11 @@ class GameStatisticsOut(serializers.Serializer):
     seats = SeatOut(many=True)
     breakdown = serializers.SerializerMethodField()
     top = TopPlayerOut(many=True)
+    from_the_moves = serializers.SerializerMethodField()
+
+    @extend_schema_field(FromTheMovesOut(help_text="What the sessions' logs say beyond their scores."))
+    def get_from_the_moves(self, view: statistics.GameStatisticsView) -> dict[str, Any]:
+        return dict(FromTheMovesOut(from_moves.moves_of_game(view.group, view.game)).data)
 
     @extend_schema_field(ScoreCountOut(many=True))
     def get_scores(self, view: statistics.GameStatisticsView) -> list[dict[str, int]]:
@@ -165,6 +186,7 @@ class LeaderboardRowOut(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     rating = serializers.FloatField(allow_null=True)
+    rating_band = RatingBandOut(source="band", allow_null=True, help_text=BAND_HELP)
     plays = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(allow_null=True)

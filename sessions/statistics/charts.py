@@ -1,26 +1,61 @@
-"""Charts drawn on the server as SVG, with their text alternative.
+"""What each chart is given: its figures as a table, and the data the browser draws it from.
 
-Each chart is an ``<svg role="img">`` named by its ``<title>`` and ``<desc>`` (through
-``aria-labelledby``), and comes with a table of the same figures for the page to show
-under it: a screen reader gets the summary and the table, a sighted reader the picture.
-Every text is escaped; the numbers are formatted here.
+The drawing is Chart.js's (vendored under ``static/vendor/chart.js-4.6.1/``), run by
+``static/js/charts.js`` from the ``config`` below, which ``templates/statistics/_chart.html``
+writes into the page as JSON. Here are only the figures, the palette and the rules of what is
+drawn: the table under each chart says the same as the picture, so it is the text alternative
+and what a browser without JavaScript shows.
+
+Colour is never alone: each series of a line chart has its own marker and dash, each part of
+a bar its own pattern, on top of a colour-blind-safe palette (Okabe and Ito's, then a few
+that stay apart from it), one colour a category.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
+from typing import Any
 
-from django.utils.formats import date_format, number_format
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.formats import number_format
 from django.utils.timezone import is_aware, localtime
 
-WIDTH, HEIGHT = 400, 240  # user units: about one to one on a phone, so the text stays readable
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
-PALETTE = ("#3b6fb6", "#c8553d", "#2a9d8f", "#8e6c8a", "#e9a23b", "#5c6b73")
-MAX_LINE_POINTS = 300  # a longer history is thinned for the picture (the table keeps the summary)
+# Okabe and Ito's palette (its black as a grey, readable on both themes), then colours that
+# stay at least 15 apart (CIE76) from it and from one another: 7 Wonders scores up to eleven
+# sources. tests/test_charts.py measures the distances.
+PALETTE = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#D55E00",  # vermillion
+    "#F0E442",  # yellow
+    "#999999",  # grey
+    "#882255",  # wine (Paul Tol)
+    "#BBCC33",  # pear (Paul Tol)
+    "#FFAABB",  # pink (Paul Tol)
+)
+# A line's marker (Chart.js's point styles) and dash, and a bar's pattern (drawn by charts.js),
+# one per series, in the palette's order.
+MARKERS = ("circle", "rect", "triangle", "rectRot", "star", "crossRot", "cross", "rectRounded")
+DASHES: tuple[tuple[int, ...], ...] = ((), (6, 3), (2, 3), (8, 3, 2, 3), (12, 4), (4, 2, 4, 6), (1, 2), (10, 2, 2, 2))
+PATTERNS = (
+    "solid",
+    "diagonal",
+    "dots",
+    "horizontal",
+    "cross",
+    "vertical",
+    "reverse-diagonal",
+    "grid",
+    "dashes",
+    "zigzag",
+    "rings",
+)
+MAX_LINE_POINTS = 300  # a longer history is thinned for the picture (the table sums it up whole)
+EPOCH = date(1970, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -28,9 +63,11 @@ class Chart:
     chart_id: str
     title: str
     description: str
-    svg: SafeString
+    # What charts.js draws (``None``: nothing to draw, and the template says ``empty``).
+    config: dict[str, Any] | None
     headers: tuple[str, ...] = ()
     rows: Sequence[tuple[str, ...]] = field(default_factory=list)
+    empty: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,24 +76,27 @@ class Series:
     points: Sequence[tuple[datetime, float]]
 
 
-def _open(chart_id: str, title: str, description: str, height: int = HEIGHT) -> list[str]:
-    return [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
-        f'role="img" aria-labelledby="{chart_id}-title {chart_id}-desc" focusable="false" '
-        f'fill="currentColor">',  # sized by the stylesheet (the CSP allows no inline style)
-        f'<title id="{chart_id}-title">{escape(title)}</title>',
-        f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
-    ]
+def look(index: int) -> dict[str, Any]:
+    """The colour, marker, dash and pattern of the ``index``-th series of a chart."""
+    return {
+        "colour": PALETTE[index % len(PALETTE)],
+        "marker": MARKERS[index % len(MARKERS)],
+        "dash": list(DASHES[index % len(DASHES)]),
+        "pattern": PATTERNS[index % len(PATTERNS)],
+    }
 
 
 def _num(value: float, decimals: int = 1) -> str:
     return str(number_format(round(value, decimals), decimal_pos=decimals if value != int(value) else 0))
 
 
-def shown_date(moment: datetime) -> str:
-    """A date as the pages write it (``|date:"DATE_FORMAT"``): the language's own format, with
-    its month names, in the local time zone, so the chart's labels read like the text around it."""
-    return str(date_format(localtime(moment) if is_aware(moment) else moment, "DATE_FORMAT"))
+def day_number(moment: datetime) -> float:
+    """Days since 1970-01-01 on the local calendar, the time of day as a fraction: the x of a
+    point, so that whole numbers are the local midnights charts.js labels with dates written in
+    the page's language (``Intl.DateTimeFormat``), one date a tick, never the same twice."""
+    local = localtime(moment) if is_aware(moment) else moment
+    seconds = local.hour * 3600 + local.minute * 60 + local.second
+    return round((local.date() - EPOCH).days + seconds / 86400, 4)
 
 
 def _thin(points: Sequence[tuple[datetime, float]]) -> Sequence[tuple[datetime, float]]:
@@ -67,120 +107,73 @@ def _thin(points: Sequence[tuple[datetime, float]]) -> Sequence[tuple[datetime, 
 
 
 def line_chart(
-    *, chart_id: str, title: str, description: str, series: Sequence[Series], headers: tuple[str, ...]
+    *,
+    chart_id: str,
+    title: str,
+    description: str,
+    series: Sequence[Series],
+    headers: tuple[str, ...],
+    drawn_from_point: int = 1,
+    empty: str = "",
 ) -> Chart:
-    """One line per series over time. The table: per series, plays, first, last, lowest, highest.
+    """One line per series over time. The table: per series, plays, first, last, lowest, highest
+    (``headers`` names those six columns, translated by the caller).
 
-    ``headers`` names those six columns (translated by the caller).
-    """
-    parts = _open(chart_id, title, description)
-    drawn = [s for s in series if s.points]
+    A series is drawn from its ``drawn_from_point``-th point on, and one with fewer points not
+    at all: a rating is shown only after ``MIN_RATED_PLAYS`` plays, and a chart must not show
+    what the page says is not shown yet. The table then sums up the drawn points only."""
+    drawn = [(s, s.points[drawn_from_point - 1 :]) for s in series if len(s.points) >= drawn_from_point]
+    drawn = [(s, points) for s, points in drawn if points]
     rows = [
         (
             s.name,
             str(len(s.points)),
-            _num(s.points[0][1]),
-            _num(s.points[-1][1]),
-            _num(min(v for _t, v in s.points)),
-            _num(max(v for _t, v in s.points)),
+            _num(points[0][1]),
+            _num(points[-1][1]),
+            _num(min(v for _t, v in points)),
+            _num(max(v for _t, v in points)),
         )
-        for s in drawn
+        for s, points in drawn
     ]
+    config = None
     if drawn:
-        times = [t.timestamp() for s in drawn for t, _v in s.points]
-        values = [v for s in drawn for _t, v in s.points]
-        t0, t1 = min(times), max(times)
-        low, high = min([*values, 0.0]), max([*values, 0.0])
-        if high - low < 1:
-            high = low + 1
-        span_t = (t1 - t0) or 1.0
-        plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-        def x(t: float) -> float:
-            return LEFT + (t - t0) / span_t * plot_w
-
-        def y(v: float) -> float:
-            return TOP + (high - v) / (high - low) * plot_h
-
-        parts.append(_axes(low, high, y))
-        zero = y(0.0)
-        parts.append(
-            f'<line class="zero" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{zero:.1f}" y2="{zero:.1f}" '
-            'stroke="currentColor" stroke-opacity="0.3" stroke-dasharray="4 4" />'
-        )
-        for index, s in enumerate(drawn):
-            colour = PALETTE[index % len(PALETTE)]
-            coords = " ".join(f"{x(t.timestamp()):.1f},{y(v):.1f}" for t, v in _thin(s.points))
-            parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{coords}" />')
-            lx = LEFT + index * min(150, (WIDTH - LEFT) // len(drawn))
-            parts.append(f'<rect x="{lx}" y="{HEIGHT - 14}" width="10" height="10" fill="{colour}" />')
-            parts.append(f'<text x="{lx + 14}" y="{HEIGHT - 5}" font-size="11">{escape(s.name)}</text>')
-        first = min((s.points[0][0] for s in drawn), key=lambda t: t.timestamp())
-        last = max((s.points[-1][0] for s in drawn), key=lambda t: t.timestamp())
-        for tx, anchor, moment in ((LEFT, "start", first), (WIDTH - RIGHT, "end", last)):
-            label = escape(shown_date(moment))
-            parts.append(
-                f'<text x="{tx}" y="{HEIGHT - BOTTOM + 14}" font-size="11" text-anchor="{anchor}">{label}</text>'
-            )
-    parts.append("</svg>")
-    return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
+        config = {
+            "kind": "line",
+            "series": [
+                {"name": s.name, **look(index), "points": [[day_number(t), round(v, 2)] for t, v in _thin(points)]}
+                for index, (s, points) in enumerate(drawn)
+            ],
+        }
+    return Chart(chart_id, title, description, config, headers, rows, empty)
 
 
 def bar_chart(
     *, chart_id: str, title: str, description: str, bars: Sequence[tuple[str, float]], headers: tuple[str, str]
 ) -> Chart:
     """Vertical bars, one per label (a score distribution). The table: label, value."""
-    parts = _open(chart_id, title, description)
-    if bars:
-        high = max(max(v for _l, v in bars), 1)
-        plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-        slot = plot_w / len(bars)
-
-        def y(v: float) -> float:
-            return TOP + (high - v) / high * plot_h
-
-        parts.append(_axes(0, high, y))
-        for index, (label, value) in enumerate(bars):
-            bx = LEFT + index * slot + slot * 0.1
-            top = y(value)
-            parts.append(
-                f'<rect x="{bx:.1f}" y="{top:.1f}" width="{slot * 0.8:.1f}" height="{TOP + plot_h - top:.1f}" '
-                f'fill="{PALETTE[0]}"><title>{escape(label)}: {_num(value)}</title></rect>'
-            )
-            parts.append(
-                f'<text x="{bx + slot * 0.4:.1f}" y="{HEIGHT - BOTTOM + 14}" font-size="10" '
-                f'text-anchor="middle">{escape(label)}</text>'
-            )
-    parts.append("</svg>")
-    rows = [(label, _num(value)) for label, value in bars]
-    return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
+    return _bars("bar", chart_id, title, description, bars, headers)
 
 
 def hbar_chart(
     *, chart_id: str, title: str, description: str, bars: Sequence[tuple[str, float]], headers: tuple[str, str]
 ) -> Chart:
     """Horizontal bars with long labels (wins by game). The table: label, value."""
-    row_h = 28
-    height = TOP + BOTTOM // 2 + row_h * max(len(bars), 1)
-    parts = _open(chart_id, title, description, height)
-    label_w = 170
+    return _bars("hbar", chart_id, title, description, bars, headers)
+
+
+def _bars(
+    kind: str, chart_id: str, title: str, description: str, bars: Sequence[tuple[str, float]], headers: tuple[str, str]
+) -> Chart:
+    # One series: the labels name the bars, so its colour says nothing and it has no legend.
+    config = None
     if bars:
-        high = max(max(v for _l, v in bars), 1)
-        plot_w = WIDTH - label_w - RIGHT - 40
-        for index, (label, value) in enumerate(bars):
-            by = TOP + index * row_h
-            width = value / high * plot_w
-            parts.append(
-                f'<text x="{label_w - 6}" y="{by + 17}" font-size="12" text-anchor="end">{escape(label)}</text>'
-            )
-            parts.append(
-                f'<rect x="{label_w}" y="{by + 4}" width="{width:.1f}" height="{row_h - 8}" '
-                f'fill="{PALETTE[index % len(PALETTE)]}" />'
-            )
-            parts.append(f'<text x="{label_w + width + 6:.1f}" y="{by + 17}" font-size="12">{_num(value)}</text>')
-    parts.append("</svg>")
+        config = {
+            "kind": kind,
+            "labels": [label for label, _v in bars],
+            "series": [{"name": headers[1], **look(0), "values": [value for _l, value in bars]}],
+        }
     rows = [(label, _num(value)) for label, value in bars]
-    return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
+    return Chart(chart_id, title, description, config, headers, rows)
 
 
 def stacked_hbar_chart(
@@ -192,49 +185,25 @@ def stacked_hbar_chart(
     headers: tuple[str, ...],
 ) -> Chart:
     """Horizontal bars cut into parts (a player's points by source): one bar per label, each
-    part in its source's colour, a legend above. The table: label, then each source's value
-    in ``headers``' order (``headers[1:]`` name the sources), then the total."""
+    source a series with its own colour and pattern, a loss (rejected offers) left of zero.
+    The table: label, then each source's value in ``headers``' order (``headers[1:-1]`` name
+    the sources), then the total."""
     sources = list(headers[1:-1])
-    row_h, legend_h, label_w = 30, 20 * ((len(sources) + 2) // 3), 110
-    height = TOP + legend_h + row_h * max(len(bars), 1) + 8
-    parts = _open(chart_id, title, description, height)
-    for index, source in enumerate(sources):  # the legend, three to a line
-        lx, ly = LEFT + (index % 3) * 120 - 36, TOP + (index // 3) * 20
-        parts.append(f'<rect x="{lx}" y="{ly}" width="12" height="12" fill="{PALETTE[index % len(PALETTE)]}" />')
-        parts.append(f'<text x="{lx + 16}" y="{ly + 10}" font-size="11">{escape(source)}</text>')
-    high = max((sum(max(v, 0) for _s, v in split) for _l, split in bars), default=0) or 1
-    plot_w = WIDTH - label_w - RIGHT - 36
-    for row, (label, split) in enumerate(bars):
-        by, bx = TOP + legend_h + row * row_h, float(label_w)
-        parts.append(f'<text x="{label_w - 6}" y="{by + 18}" font-size="12" text-anchor="end">{escape(label)}</text>')
-        for source, value in split:
-            if value <= 0:  # a loss (rejected offers) is in the table, not drawn
-                continue
-            width = value / high * plot_w
-            colour = PALETTE[sources.index(source) % len(PALETTE)]
-            parts.append(
-                f'<rect x="{bx:.1f}" y="{by + 5}" width="{width:.1f}" height="{row_h - 10}" fill="{colour}">'
-                f"<title>{escape(label)}, {escape(source)}: {_num(value)}</title></rect>"
-            )
-            bx += width
-        total = sum(v for _s, v in split)
-        parts.append(f'<text x="{bx + 6:.1f}" y="{by + 18}" font-size="12">{_num(total)}</text>')
-    parts.append("</svg>")
+    config = None
+    if bars and sources:
+        config = {
+            "kind": "stacked-hbar",
+            "labels": [label for label, _split in bars],
+            "series": [
+                {"name": source, **look(index), "values": [dict(split).get(source, 0) for _l, split in bars]}
+                for index, source in enumerate(sources)
+            ],
+        }
     rows = [
         (label, *(_num(dict(split).get(source, 0)) for source in sources), _num(sum(v for _s, v in split)))
         for label, split in bars
     ]
-    return Chart(chart_id, title, description, mark_safe("".join(parts)), headers, rows)
-
-
-def _axes(low: float, high: float, y: Callable[[float], float]) -> str:
-    """The y axis with its lowest and highest values."""
-    bottom, top = y(low), y(high)
-    return (
-        f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{top:.1f}" y2="{bottom:.1f}" stroke="currentColor" />'
-        f'<text x="{LEFT - 4}" y="{top + 4:.1f}" font-size="11" text-anchor="end">{_num(high)}</text>'
-        f'<text x="{LEFT - 4}" y="{bottom:.1f}" font-size="11" text-anchor="end">{_num(low)}</text>'
-    )
+    return Chart(chart_id, title, description, config, headers, rows)
 
 
 def score_bins(scores: Sequence[tuple[int, int]], *, bins: int = 12) -> list[tuple[str, int]]:

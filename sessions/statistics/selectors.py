@@ -20,6 +20,8 @@ from scoring import session as core
 from scoring.seven_wonders.sheet import COLUMNS as SHEET_COLUMNS
 from sessions.games import GAMES, SEVEN_WONDERS, TOWER_OF_BABEL, game_name
 from sessions.models import GameSession, GameStatistics, Group, Player, PlayerMonth, PlayerRating, RatingHistory, Result
+from sessions.privacy import not_hidden
+from sessions.statistics.bands import RatingBand, shown_band
 from sessions.statistics.ratings import MIN_RATED_PLAYS, OVERALL, conservative
 
 # A rival or nemesis needs this many shared plays (the issue's rule).
@@ -57,6 +59,7 @@ class GameLine:
     scored: int = 0
     rating: float | None = None
     rated_plays: int = 0
+    band: RatingBand | None = None  # where the skill likely lies, shown with the rating
 
     @property
     def win_rate(self) -> float | None:
@@ -95,6 +98,7 @@ class PlayerStatistics:
     longest_streak: int = 0
     rating: float | None = None
     rated_plays: int = 0
+    band: RatingBand | None = None
     games: list[GameLine] = field(default_factory=list)
     opponents: list[Opponent] = field(default_factory=list)
     rival: Opponent | None = None
@@ -110,6 +114,23 @@ class PlayerStatistics:
     @property
     def regular_opponents(self) -> list[Opponent]:
         return self.opponents[:REGULAR_OPPONENTS]
+
+    @property
+    def favourite_game(self) -> GameLine | None:
+        """The game played most (``games`` is sorted by plays, then by name)."""
+        return self.games[0] if self.games else None
+
+    @property
+    def scored_game(self) -> GameLine | None:
+        """The most played game with scores, whose best, average and worst the page leads
+        with: two games' scores do not add up (Babel On! is played by places)."""
+        return next((line for line in self.games if line.scored), None)
+
+    @property
+    def most_won_game(self) -> GameLine | None:
+        """The game won most often (then the most played of those)."""
+        won = [line for line in self.games if line.wins]
+        return min(won, key=lambda g: (-g.wins, -g.plays, g.name)) if won else None
 
 
 def _opponents(player: Player, shown: int) -> tuple[list[Opponent], list[Opponent], int]:
@@ -171,6 +192,7 @@ def player_statistics(
     for row in PlayerRating.objects.filter(player=player):
         if row.game == OVERALL:
             stats.rating, stats.rated_plays = shown_rating(row.mu, row.sigma, row.plays), row.plays
+            stats.band = shown_band(row.mu, row.sigma, row.plays)
             stats.plays, stats.wins, stats.last_played = row.plays, row.wins, row.last_played
             stats.current_streak, stats.longest_streak = row.streak, row.longest_streak
         else:
@@ -186,21 +208,36 @@ def player_statistics(
                     scored=row.scored,
                     rating=shown_rating(row.mu, row.sigma, row.plays),
                     rated_plays=row.plays,
+                    band=shown_band(row.mu, row.sigma, row.plays),
                 )
             )
     stats.games = sorted(lines, key=lambda g: (-g.plays, g.name))
     shown, qualified, stats.opponent_count = _opponents(player, opponents)
     stats.opponents = shown
-    # The nemesis beats you most often (and more often than you beat them); the rival is
-    # the opponent whose record against you is closest to even, the more shared plays the better.
-    beaten_by = [o for o in qualified if o.losses > o.wins]
-    if beaten_by:
-        stats.nemesis = max(beaten_by, key=lambda o: (o.losses / o.shared, o.shared))
-    if qualified:
-        stats.rival = min(qualified, key=lambda o: (abs(o.wins - o.losses) / o.shared, -o.shared, o.name))
+    qualified = not_hidden(qualified)  # a player hidden from the leaderboards is nobody's rival or nemesis
+    stats.rival, stats.nemesis = rival_of(qualified), nemesis_of(qualified)
     stats.history_years, points = _history(player, latest=history)
     stats.history = _history_points(points)
     return stats
+
+
+def rival_of(qualified: list[Opponent]) -> Opponent | None:
+    """The opponent met most often (issue 44); of those met as often, the one whose record
+    against the player is closest to even, then by name."""
+    if not qualified:
+        return None
+    return min(qualified, key=lambda o: (-o.shared, abs(o.wins - o.losses) / o.shared, o.name.lower(), o.player_id))
+
+
+def nemesis_of(qualified: list[Opponent]) -> Opponent | None:
+    """The opponent who beat the player most often (issue 44), counted in games, among those
+    who beat the player more often than the player beat them: a regular opponent the player
+    mostly beats is no nemesis, however often the two have played. Ties: the higher share of
+    the shared plays, then by name."""
+    beaten_by = [o for o in qualified if o.losses > o.wins]
+    if not beaten_by:
+        return None
+    return min(beaten_by, key=lambda o: (-o.losses, -o.losses / o.shared, o.name.lower(), o.player_id))
 
 
 def _history(player: Player, *, latest: int | None) -> tuple[list[int], list[list[Any]]]:
@@ -279,6 +316,7 @@ class TopPlayer:
     name: str
     rating: float | None
     plays: int
+    band: RatingBand | None = None
 
 
 @dataclass
@@ -319,13 +357,21 @@ def game_statistics(group: Group, game: str) -> GameStatisticsView:
             if key in sums and sums[key][1] and (key not in optional or sums[key][0])
         ]
     ratings = (
-        PlayerRating.objects.filter(player__group=group, game=game, plays__gte=MIN_RATED_PLAYS)
+        PlayerRating.objects.filter(
+            player__group=group, game=game, plays__gte=MIN_RATED_PLAYS, player__hidden_from_leaderboards=False
+        )
         .annotate(value=F("mu") - 3 * F("sigma"))
         .order_by("-value", "player__name")
         .values_list("player_id", "player__name", "mu", "sigma", "plays")[:10]
     )
     view.top = [
-        TopPlayer(player_id=pk, name=name, rating=shown_rating(mu, sigma, plays), plays=plays)
+        TopPlayer(
+            player_id=pk,
+            name=name,
+            rating=shown_rating(mu, sigma, plays),
+            plays=plays,
+            band=shown_band(mu, sigma, plays),
+        )
         for pk, name, mu, sigma, plays in ratings
     ]
     return view
@@ -345,6 +391,7 @@ class LeaderboardRow:
     plays: int
     wins: int
     rating: float | None
+    band: RatingBand | None = None
 
     @property
     def win_rate(self) -> float | None:
@@ -371,17 +418,19 @@ def leaderboard(
     """
     ratings = {
         pk: (name, mu, sigma, plays, wins)
-        for pk, name, mu, sigma, plays, wins in PlayerRating.objects.filter(player__group=group, game=game).values_list(
-            "player_id", "player__name", "mu", "sigma", "plays", "wins"
-        )
+        for pk, name, mu, sigma, plays, wins in PlayerRating.objects.filter(
+            player__group=group, game=game, player__hidden_from_leaderboards=False
+        ).values_list("player_id", "player__name", "mu", "sigma", "plays", "wins")
     }
     start = period_start(period)
     rows: list[LeaderboardRow] = []
     if start is None:
         for pk, (name, mu, sigma, plays, wins) in ratings.items():
-            rows.append(LeaderboardRow(pk, name, plays, wins, shown_rating(mu, sigma, plays)))
+            rows.append(
+                LeaderboardRow(pk, name, plays, wins, shown_rating(mu, sigma, plays), shown_band(mu, sigma, plays))
+            )
     else:
-        months = PlayerMonth.objects.filter(group=group, month__gte=start)
+        months = PlayerMonth.objects.filter(group=group, month__gte=start, player__hidden_from_leaderboards=False)
         if game != OVERALL:
             months = months.filter(game=game)
         for pk, name, plays, wins in (
@@ -391,7 +440,8 @@ def leaderboard(
         ):
             rated = ratings.get(pk)
             rating = shown_rating(rated[1], rated[2], rated[3]) if rated else None
-            rows.append(LeaderboardRow(pk, name, plays, wins, rating))
+            band = shown_band(rated[1], rated[2], rated[3]) if rated else None
+            rows.append(LeaderboardRow(pk, name, plays, wins, rating, band))
     rows = [row for row in rows if row.plays >= max(min_plays, 1)]
     if order == "win_rate":
         rows.sort(key=lambda r: (-(r.win_rate or 0), -r.plays, r.name.lower()))

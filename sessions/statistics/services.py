@@ -36,6 +36,7 @@ from sessions.models import (
     GameSession,
     GameStatistics,
     Group,
+    MoveStatistics,
     PlayerMonth,
     PlayerRating,
     PlayerTally,
@@ -44,6 +45,7 @@ from sessions.models import (
     Result,
     Seat,
 )
+from sessions.statistics import from_moves, keys
 from sessions.statistics.ratings import OVERALL, Entry, Match, Rating, Replay, Totals
 
 logger = logging.getLogger(__name__)
@@ -120,6 +122,7 @@ def catch_up_group(*, group_id: int, session_id: int | None = None) -> int:
             replay.add(match)
         rated = {match.session_id for match in matches}
         replay.sessions += [(pk, played) for played, pk in pending if pk not in rated]  # no results: nothing to count
+        _write_moves(group_id=group_id, session_ids=[pk for _played, pk in pending])  # before they count as rated
         _write_update(group_id=group_id, replay=replay, matches=matches)
         return len(pending)
 
@@ -163,15 +166,18 @@ def rebuild_group(*, group_id: int) -> Replay:
                 replay = _replayed(group_id=group_id, until=until, sums=sums, read_ahead=True)
                 summed.result()
             _write_replayed(group_id=group_id, replay=replay, now=now)
+            _write_moves_rebuilt(group_id=group_id, figures=from_moves.group_figures(group_id, until=until))
         return replay
     with ThreadPoolExecutor(max_workers=1) as beside:
         sums = _summed(beside, group_id=group_id, until=until, apart=apart)
         replay = _replayed(group_id=group_id, until=until, sums=sums, read_ahead=apart)
+    moves = from_moves.group_figures(group_id, until=until)  # read the logs before SQLite's write lock
     with transaction.atomic():
         lock_statistics(group_id)
         now = timezone.now()
         _write_replayed(group_id=group_id, replay=replay, now=now)
         _write_summed(db=connection, group_id=group_id, until=until, now=now)
+        _write_moves_rebuilt(group_id=group_id, figures=moves)
     return replay
 
 
@@ -224,6 +230,7 @@ def _on_this_connection(beside: ThreadPoolExecutor, work: Callable[..., None], *
 
 def _write_replayed(*, group_id: int, replay: Replay, now: datetime) -> None:
     """Replace the group's ratings, tallies, games' totals and rating history with the replay's."""
+    transaction.on_commit(lambda: keys.statistics_changed(group_id))  # what the cache computed from them
     RatingHistory.objects.filter(player__group_id=group_id).delete()
     PlayerRating.objects.filter(player__group_id=group_id).delete()
     PlayerTally.objects.filter(player__group_id=group_id).delete()
@@ -653,6 +660,7 @@ def _rating_row(key: tuple[int, str], rating: Rating) -> PlayerRating:
 
 def _write_update(*, group_id: int, replay: Replay, matches: Sequence[Match]) -> None:
     """Write back the rows the matches changed."""
+    transaction.on_commit(lambda: keys.statistics_changed(group_id))  # what the cache computed from them
     now = timezone.now()
     ratings = sorted({(e.player_id, key) for m in matches for e in m.entries for key in (m.game, OVERALL)})
     months = sorted({(e.player_id, m.game, replay.month(m.played_at)) for m in matches for e in m.entries})
@@ -740,3 +748,27 @@ def _insert_many(model: type[Model], columns: Sequence[str], rows: Iterable[tupl
         stream = iter(rows)
         while batch := list(islice(stream, BATCH)):
             cursor.executemany(sql, batch)
+
+
+def _write_moves(*, group_id: int, session_ids: Sequence[int]) -> None:
+    """Add these pending sessions, in the order of play, to the figures from the moves
+    (``from_moves``). A group counted before those figures were kept has none yet: its
+    counted sessions are added first, once."""
+    stored = dict(MoveStatistics.objects.filter(group_id=group_id).values_list("game", "figures"))
+    if not stored:
+        counted = RatedSession.objects.filter(group_id=group_id).order_by("finished_at", "session_id")
+        session_ids = [*counted.values_list("session_id", flat=True), *session_ids]
+    changed = from_moves.with_sessions(stored, session_ids)
+    MoveStatistics.objects.bulk_create(
+        [MoveStatistics(group_id=group_id, game=game, figures=figures) for game, figures in sorted(changed.items())],
+        update_conflicts=True,
+        unique_fields=["group", "game"],
+        update_fields=["figures"],
+    )
+
+
+def _write_moves_rebuilt(*, group_id: int, figures: dict[str, dict[str, Any]]) -> None:
+    MoveStatistics.objects.filter(group_id=group_id).delete()
+    MoveStatistics.objects.bulk_create(
+        MoveStatistics(group_id=group_id, game=game, figures=one) for game, one in sorted(figures.items())
+    )

@@ -94,13 +94,6 @@ def _players_context(request: MemberRequest, group: Group, *, focused: bool = Fa
 
 
 @login_required
-def play_log(request: MemberRequest, group_id: int) -> HttpResponse:
-    group = selectors.membership(request.user, group_id).group
-    context = {"group": group, "sessions": selectors.play_log(group), "other_plays": selectors.other_plays(group)}
-    return render(request, "groups/log.html", context)
-
-
-@login_required
 @require_POST
 def player_add(request: MemberRequest, group_id: int) -> HttpResponse:
     """One or more players (a name per line, or separated by commas). htmx gets the players
@@ -125,7 +118,7 @@ def player_add(request: MemberRequest, group_id: int) -> HttpResponse:
     refused = {"player_form": form} if form.errors else {}
     status = 400 if form.errors else 200
     if request.htmx:
-        shown = {**_players_context(request, group, focused=True), "added": added, **refused}
+        shown = {**_players_context(request, group, focused=True), "membership": membership, "added": added, **refused}
         return render(request, "groups/_players.html", shown, status=status)
     if added is None:
         return render(request, "groups/detail.html", _group_context(request, membership, **refused), status=status)

@@ -34,6 +34,7 @@ from sessions.formstate import input_for, refill_sent_form
 from sessions.hints import hints_on, toggle_hints
 from sessions.http import HtmxRequest, client_address
 from sessions.models import GameSession, GuestDevice
+from sessions.night_summary import NightSummary, summary_of_a_night_over
 from sessions.rule_messages import describe
 from sessions.table import keys
 from sessions.table.live import (
@@ -249,9 +250,18 @@ def render_guest(
             for s in session.seats.all()
         ]
         with_shared_board(request, context)
+        context["night_summary"] = _summary_once_over(phone, session)
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_guest.html" if region or request.htmx else "guest.html"
     return render(request, template, context, status=400 if error and status == 200 else status)
+
+
+def _summary_once_over(phone: GuestDevice, session: GameSession) -> NightSummary | None:
+    """The night's summary once its last game is over, for the phones and the table display.
+    While the game they show is open the night is not over: nothing is read. A game that
+    finishes or is abandoned changes the night's revision, so every region's ETag, and the
+    summary appears without a reload."""
+    return None if session.is_open else summary_of_a_night_over(phone.night_id)
 
 
 def guest_live(request: HtmxRequest, code: str) -> HttpResponse:
@@ -331,6 +341,7 @@ def render_table(request: HtmxRequest, phone: GuestDevice, *, region: bool = Fal
         shown = region_shown(session, revision=phone.night.live_revision)
         context.update(live_context(session, viewer=TABLE, shown=shown))
         with_shared_board(request, context)  # once a version for every display of the night
+        context["night_summary"] = _summary_once_over(phone, session)
     context["live_version"] = region_version(session.version if session else 0, phone.night.live_revision)
     template = "sessions/_table.html" if region or request.htmx else "table.html"
     return render(request, template, context)

@@ -15,6 +15,7 @@ from sessions.forms import IdempotentForm, NightForm, SessionForm
 from sessions.games import GAMES, Game
 from sessions.http import MemberRequest
 from sessions.models import GameNight, Player
+from sessions.night_summary import night_summary
 from sessions.rule_messages import describe
 
 
@@ -42,7 +43,13 @@ def night_new(request: MemberRequest, group_id: int) -> HttpResponse:
 @login_required
 def night(request: MemberRequest, night_id: int) -> HttpResponse:
     night = selectors.night_of_member(request.user, night_id)
-    context = {"night": night, "group": night.group, "sessions": selectors.sessions_of_night(night), "games": GAMES}
+    context = {
+        "night": night,
+        "group": night.group,
+        "sessions": selectors.sessions_of_night(night),
+        "games": GAMES,
+        "summary": night_summary(night.pk),
+    }
     return render(request, "nights/detail.html", context)
 
 

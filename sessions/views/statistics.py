@@ -11,6 +11,7 @@ from datetime import datetime
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -18,7 +19,7 @@ from sessions import selectors
 from sessions.games import GAMES, game_name
 from sessions.http import MemberRequest
 from sessions.sources import source_label
-from sessions.statistics import charts
+from sessions.statistics import cards, charts, from_moves, overview
 from sessions.statistics import selectors as statistics
 from sessions.statistics.forms import LeaderboardForm
 from sessions.statistics.ratings import MIN_RATED_PLAYS
@@ -44,6 +45,14 @@ def rating_history_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
         % {"name": stats.player.name},
         series=series,
         headers=(_("Rating"), _("Plays"), _("First"), _("Last"), _("Lowest"), _("Highest")),
+        # No curve of a rating the page says is not shown yet.
+        drawn_from_point=MIN_RATED_PLAYS,
+        empty=ngettext(
+            "The rating history is drawn after %(count)d game.",
+            "The rating history is drawn after %(count)d games.",
+            MIN_RATED_PLAYS,
+        )
+        % {"count": MIN_RATED_PLAYS},
     )
 
 
@@ -60,14 +69,6 @@ def wins_by_game_chart(stats: statistics.PlayerStatistics) -> charts.Chart:
         bars=[(line.name, line.wins) for line in stats.games],
         headers=(_("Game"), _("Wins")),
     )
-
-
-def record(opponent: statistics.Opponent | None) -> str:
-    """How a player fared against an opponent ("2 wins, 1 loss"), with the right plurals."""
-    if opponent is None:
-        return ""
-    losses = ngettext("%(count)d loss", "%(count)d losses", opponent.losses) % {"count": opponent.losses}
-    return _("%(wins)s, %(losses)s") % {"wins": wins(opponent.wins), "losses": losses}
 
 
 def score_distribution_chart(view: statistics.GameStatisticsView) -> charts.Chart:
@@ -91,8 +92,7 @@ def player_statistics(request: MemberRequest, player_id: int) -> HttpResponse:
         "more_opponents": stats.opponent_count - len(stats.opponents),
         "group": player.group,
         "stats": stats,
-        "rival_record": record(stats.rival),
-        "nemesis_record": record(stats.nemesis),
+        "cards": cards.player_cards(stats, group_id=player.group_id),
         "history_chart": rating_history_chart(stats),
         "wins_chart": wins_by_game_chart(stats),
         "min_rated_plays": MIN_RATED_PLAYS,
@@ -110,8 +110,10 @@ def game_statistics(request: MemberRequest, group_id: int, game: str) -> HttpRes
     context = {
         "group": group,
         "view": view,
+        "cards": cards.game_cards(view, overview.game_overview(view)),
         "breakdown": [(source_label(game, key), average) for key, average in view.breakdown],
         "chart": score_distribution_chart(view),
+        "moves": from_moves.moves_of_game(group, game),
         "min_rated_plays": MIN_RATED_PLAYS,
     }
     return render(request, "statistics/game.html", context)
@@ -128,6 +130,7 @@ def leaderboard(request: MemberRequest, group_id: int) -> HttpResponse:
         "form": form,
         "filters": filters,
         "rows": rows[:PAGE_ROWS],
+        "own_players": overview.own_players(group, request.user),
         "more_rows": max(0, len(rows) - PAGE_ROWS),
         # Whether the page says why players without a rating are ordered by wins.
         "rated": any(row.rating is not None for row in rows),
@@ -135,4 +138,11 @@ def leaderboard(request: MemberRequest, group_id: int) -> HttpResponse:
         "games": GAMES.values(),
         "min_rated_plays": MIN_RATED_PLAYS,
     }
-    return render(request, "statistics/leaderboard.html", context)
+    # The filters apply as they change: htmx asks for the table's region alone (and pushes
+    # its address); without JavaScript the form's button loads the whole page.
+    partial = request.htmx and not request.htmx.history_restore_request
+    response = render(
+        request, "statistics/_leaderboard_table.html" if partial else "statistics/leaderboard.html", context
+    )
+    patch_vary_headers(response, ["HX-Request"])  # one address, two answers: a cache keeps both apart
+    return response

@@ -64,6 +64,10 @@ def a_played_group() -> list[Shown]:
         advance(session, "session.start")
         live[game] = session
     finished = GameSession.objects.filter(group=group, status="finished").order_by("pk")
+    last_finished = finished.last()
+    assert last_finished is not None
+    assert last_finished.finished_at is not None
+    year = last_finished.finished_at.year  # the demo's plays are finished as it is loaded
     pages = [
         Shown("home", "/", "visitor"),
         Shown("login", "/login/", "visitor"),
@@ -79,6 +83,11 @@ def a_played_group() -> list[Shown]:
         Shown("new-session", f"/n/{night.pk}/sessions/new/", "host"),
         Shown("leaderboard", f"/g/{group.pk}/leaderboard/", "host"),
         Shown("player", f"/p/{players[0].pk}/statistics/", "host"),
+        Shown("play-log-filtered", f"/g/{group.pk}/log/?player={players[0].pk}&game={TOWER_OF_BABEL}", "host"),
+        Shown("calibration", f"/g/{group.pk}/ratings/calibration/", "host"),
+        Shown("player-privacy", f"/p/{players[0].pk}/privacy/", "host"),
+        Shown("group-year", f"/g/{group.pk}/year/{year}/", "host"),
+        Shown("player-year", f"/p/{players[0].pk}/year/{year}/", "host"),
         Shown("api-token", "/account/token/", "host"),
         *(Shown(f"finished-{s.game}-{s.pk}", f"/s/{s.pk}/", "host") for s in finished),
         *(Shown(f"game-statistics-{game}", f"/g/{group.pk}/games/{game}/", "host") for game in live),
