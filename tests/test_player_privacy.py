@@ -118,6 +118,21 @@ def test_a_hidden_player_is_left_out_of_a_game_s_best_players(night, players, ow
     assert reverse("player_statistics", args=[bruno.pk]) not in best_players
 
 
+def test_a_hidden_player_leads_no_card_of_the_group_or_the_game_yet_counts_in_them(played, players, owner, member):
+    _ada, bruno, _chiara, _dieter = players  # Bruno: most wins and the best score (40)
+    hide(bruno, by=owner)
+    client = client_for(member)
+    for url in (reverse("group", args=[played.pk]), reverse("game_statistics", args=[played.pk, "tower-of-babel"])):
+        page = client.get(url).content.decode()
+        cards = page.split('class="stat-cards"')[1].split("</ul>")[0]
+        assert "Bruno" not in cards, url
+        assert reverse("player_statistics", args=[bruno.pk]) not in cards
+        assert "Ada" in cards  # the next one leads
+    game = client.get(reverse("game_statistics", args=[played.pk, "tower-of-babel"])).content.decode()
+    plays = game.split('data-card="plays"')[1].split("</li>")[0]
+    assert ">6<" in plays  # Bruno's games still count
+
+
 def test_a_hidden_player_s_own_page_says_so_and_from_what(played, players, owner, member):
     bruno = players[1]
     url = reverse("player_statistics", args=[bruno.pk])

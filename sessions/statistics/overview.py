@@ -47,6 +47,7 @@ class Row:
     streak: int = 0
     longest_streak: int = 0
     last_played: datetime | None = None
+    hidden: bool = False  # hidden from the leaderboards: counted, never named a leader
 
 
 def leader(
@@ -54,7 +55,7 @@ def leader(
 ) -> Leader | None:
     """The row with the highest value (None and 0 lead nothing); ties go to the fewer plays
     when asked (the same wins in fewer games), then by name."""
-    scored = [(found, row) for row in rows if (found := value(row))]
+    scored = [(found, row) for row in rows if not row.hidden and (found := value(row))]
     if not scored:
         return None
     top = max(found for found, _row in scored)
@@ -98,7 +99,15 @@ def group_overview(group: Group) -> GroupOverview:
     rows = [
         Row(*values)
         for values in PlayerRating.objects.filter(player__group=group, game=OVERALL, plays__gt=0).values_list(
-            "player_id", "player__name", "plays", "wins", "best", "streak", "longest_streak", "last_played"
+            "player_id",
+            "player__name",
+            "plays",
+            "wins",
+            "best",
+            "streak",
+            "longest_streak",
+            "last_played",
+            "player__hidden_from_leaderboards",
         )
     ]
     overview.players = len(rows)
@@ -132,9 +141,9 @@ def game_overview(view: GameStatisticsView) -> GameOverview:
     totals row, which ``view`` has read."""
     overview = GameOverview()
     rows = [
-        Row(*values)
+        Row(*values[:5], hidden=values[5])
         for values in PlayerRating.objects.filter(player__group=view.group, game=view.game, plays__gt=0).values_list(
-            "player_id", "player__name", "plays", "wins", "best"
+            "player_id", "player__name", "plays", "wins", "best", "player__hidden_from_leaderboards"
         )
     ]
     overview.players, overview.results = len(rows), sum(row.plays for row in rows)
@@ -150,7 +159,7 @@ def game_overview(view: GameStatisticsView) -> GameOverview:
 
 def _best_score(rows: list[Row]) -> Leader | None:
     """The best score (a negative or zero one too: a score is no count) and who made it."""
-    scored = [row for row in rows if row.best is not None]
+    scored = [row for row in rows if row.best is not None and not row.hidden]
     if not scored:
         return None
     top = max(row.best for row in scored if row.best is not None)
