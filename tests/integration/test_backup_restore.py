@@ -108,7 +108,7 @@ def test_restore_refuses_the_database_it_filled_and_names_its_tables(restored):
     assert finished.returncode == 1
     assert finished.stderr.startswith(
         f"CommandError: The PostgreSQL database {TARGET} on {restored.server.host}:{restored.server.port} "
-        "already has 34 tables (auth_group, auth_group_permissions, auth_permission, auth_user, auth_user_groups, "
+        "already has 35 tables (auth_group, auth_group_permissions, auth_permission, auth_user, auth_user_groups, "
         "...): restore only into an empty database"
     )
     assert "Traceback" not in finished.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import pytest
@@ -36,15 +37,15 @@ def test_a_worker_counts_a_finished_session_and_the_player_page_shows_it(worker:
     first = table.play({"Ada": 20, "Bruno": 31, "Chiara": 50})
     wait_for(partial(counted, first.pk), timeout=TASK_SECONDS, what=f"session {first.pk} to be counted")
     page = client.get(url).content.decode()
-    assert "<dt>Plays</dt><dd>1</dd>" in page
-    assert "<dt>Wins</dt><dd>1</dd>" in page
-    assert "<polyline" in page  # the rating history the worker wrote
+    assert re.search(r'data-card="plays".*?stat-figure[^>]*>1<', page, re.S)
+    assert re.search(r'data-card="wins".*?stat-figure[^>]*>1<', page, re.S)
+    assert len(RatingHistory.objects.get(player=chiara).points) == 1  # the rating history the worker wrote
 
     second = table.play({"Ada": 60, "Bruno": 31, "Chiara": 50})
     wait_for(partial(counted, second.pk), timeout=TASK_SECONDS, what=f"session {second.pk} to be counted")
     page = client.get(url).content.decode()
-    assert "<dt>Plays</dt><dd>2</dd>" in page
-    assert "<dt>Longest win streak</dt><dd>1</dd>" in page
+    assert re.search(r'data-card="plays".*?stat-figure[^>]*>2<', page, re.S)
+    assert re.search(r'data-card="longest-streak".*?stat-figure[^>]*>1<', page, re.S)
     assert len(RatingHistory.objects.get(player=chiara).points) == 2
     assert "sessions.tasks.update_statistics" in worker.output()
 
