@@ -52,6 +52,22 @@ def wins(count: int) -> str:
     return ngettext("%(count)d win", "%(count)d wins", count) % {"count": count}
 
 
+def wins_in(won: int, played: int) -> str:
+    """ "3 wins in 5 games"."""
+    return _("%(wins)s in %(games)s") % {"wins": wins(won), "games": games(played)}
+
+
+def last_on(moment: datetime | None) -> str:
+    return _("the last on %(date)s") % {"date": day(moment)} if moment else ""
+
+
+def game_card(label: str, *, group_id: int, game: str, name: str, plays: int, of: int) -> Card:
+    """The game played most: ``plays`` of ``of`` games, linked to its statistics."""
+    context = _("%(plays)s of %(all)s") % {"plays": games(plays), "all": games(of)}
+    href = reverse("game_statistics", args=[group_id, game])
+    return Card("favourite-game", label, name, context, href=href, long_figure=True)
+
+
 def record(opponent: Opponent) -> str:
     """How a player fared against an opponent ("2 wins, 1 loss"), with the right plurals."""
     losses = ngettext("%(count)d loss", "%(count)d losses", opponent.losses) % {"count": opponent.losses}
@@ -92,14 +108,14 @@ def player_cards(stats: PlayerStatistics, *, group_id: int) -> list[Card]:
             "plays",
             _("Plays"),
             str(stats.plays),
-            _("the last on %(date)s") % {"date": day(stats.last_played)} if stats.last_played else "",
+            last_on(stats.last_played),
         ),
         Card("wins", _("Wins"), str(stats.wins), _("first places, shared ones included")),
         Card(
             "win-rate",
             _("Win rate"),
             percent(stats.wins, stats.plays),
-            _("%(wins)s in %(games)s") % {"wins": wins(stats.wins), "games": games(stats.plays)},
+            wins_in(stats.wins, stats.plays),
         ),
         Card(
             "current-streak", _("Current win streak"), str(stats.current_streak), _("wins in a row up to the last game")
@@ -130,13 +146,13 @@ def player_cards(stats: PlayerStatistics, *, group_id: int) -> list[Card]:
     favourite = stats.favourite_game
     if favourite is not None:
         cards.append(
-            Card(
-                "favourite-game",
+            game_card(
                 _("Favourite game"),
-                favourite.name,
-                _("%(plays)s of %(all)s") % {"plays": games(favourite.plays), "all": games(stats.plays)},
-                href=reverse("game_statistics", args=[group_id, favourite.game]),
-                long_figure=True,
+                group_id=group_id,
+                game=favourite.game,
+                name=favourite.name,
+                plays=favourite.plays,
+                of=stats.plays,
             )
         )
     if stats.rival is not None:
@@ -225,7 +241,7 @@ def game_cards(view: GameStatisticsView, overview: GameOverview) -> list[Card]:
                 "most-wins",
                 _("Most wins"),
                 most,
-                _("%(wins)s in %(games)s") % {"wins": wins(int(most.value)), "games": games(most.plays)},
+                wins_in(int(most.value), most.plays),
             )
         )
     if overview.first_seat is not None:
@@ -235,7 +251,7 @@ def game_cards(view: GameStatisticsView, overview: GameOverview) -> list[Card]:
                 "first-player",
                 _("First player wins"),
                 percent(seat.wins, seat.plays),
-                _("%(wins)s in %(games)s") % {"wins": wins(seat.wins), "games": games(seat.plays)},
+                wins_in(seat.wins, seat.plays),
             )
         )
     top = view.top[0] if view.top else None
@@ -264,7 +280,7 @@ def group_cards(overview: GroupOverview, *, group_id: int) -> list[Card]:
             "plays",
             _("Games played"),
             str(overview.plays),
-            _("the last on %(date)s") % {"date": day(overview.last_played)} if overview.last_played else "",
+            last_on(overview.last_played),
         ),
         Card(
             "players",
@@ -277,14 +293,7 @@ def group_cards(overview: GroupOverview, *, group_id: int) -> list[Card]:
     if overview.favourite is not None:
         game, name, plays = overview.favourite
         cards.append(
-            Card(
-                "favourite-game",
-                _("Favourite game"),
-                name,
-                _("%(plays)s of %(all)s") % {"plays": games(plays), "all": games(overview.plays)},
-                href=reverse("game_statistics", args=[group_id, game]),
-                long_figure=True,
-            )
+            game_card(_("Favourite game"), group_id=group_id, game=game, name=name, plays=plays, of=overview.plays)
         )
     if overview.most_wins is not None and leads(overview.most_wins, overview.players):
         most = overview.most_wins
@@ -293,7 +302,7 @@ def group_cards(overview: GroupOverview, *, group_id: int) -> list[Card]:
                 "most-wins",
                 _("Most wins"),
                 most,
-                _("%(wins)s in %(games)s") % {"wins": wins(int(most.value)), "games": games(most.plays)},
+                wins_in(int(most.value), most.plays),
             )
         )
     if overview.most_plays is not None and leads(overview.most_plays, overview.players):

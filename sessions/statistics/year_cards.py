@@ -17,7 +17,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from sessions.statistics.cards import Card, games, percent, player_url, wins
+from sessions.statistics.cards import Card, game_card, games, percent, player_url, wins_in
 from sessions.statistics.year import Highlight, Pair, YearReview
 
 # XML 1.0 has no place for the C0 controls but tab, newline and return, for lone surrogates, nor U+FFFE/FFFF.
@@ -54,27 +54,27 @@ def headline_cards(review: YearReview, *, group_id: int) -> list[Card]:
                 "win-rate",
                 _("Win rate"),
                 percent(review.wins, review.plays),
-                _("%(wins)s in %(games)s") % {"wins": wins(review.wins), "games": games(review.plays)},
+                wins_in(review.wins, review.plays),
             ),
         ]
     else:
         cards.append(Card("players", _("Players"), str(len(review.players)), _("who played this year")))
         top = review.top_player
         if top is not None:
-            context = _("%(wins)s in %(games)s") % {"wins": wins(top.wins), "games": games(top.plays)}
+            context = wins_in(top.wins, top.plays)
             cards.append(
                 Card("most-wins", _("Most wins"), top.name, context, href=player_url(top.player_id), long_figure=True)
             )
     favourite = review.favourite
     if favourite is not None:
         cards.append(
-            Card(
-                "favourite-game",
+            game_card(
                 _("Played most"),
-                favourite.name,
-                _("%(plays)s of %(all)s") % {"plays": games(favourite.plays), "all": games(review.plays)},
-                href=reverse("game_statistics", args=[group_id, favourite.game]),
-                long_figure=True,
+                group_id=group_id,
+                game=favourite.game,
+                name=favourite.name,
+                plays=favourite.plays,
+                of=review.plays,
             )
         )
     if review.streak is not None:
