@@ -79,11 +79,6 @@ def problems(instance: Any, component: str) -> list[str]:
     return [f"{'/'.join(map(str, error.absolute_path)) or '(whole)'}: {error.message}" for error in errors]
 
 
-def assert_fits(instance: Any, component: str) -> None:
-    found = problems(instance, component)
-    assert not found, f"{component} does not allow {instance!r}: {found}"
-
-
 def _refused(rules: core.Rules, state: Any, event: core.Event) -> RuleError | None:
     try:
         core.step(rules, state, event)
